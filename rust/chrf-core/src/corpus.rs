@@ -1,0 +1,132 @@
+//! Statistics of many segments, computed in parallel with results independent of the thread count.
+
+use rayon::prelude::*;
+
+use crate::segment::SegmentScorer;
+use crate::{ChrfError, Settings, Statistics};
+
+/// Segments per rayon task: small segments are too cheap to be worth a task each.
+const MIN_SEGMENTS_PER_TASK: usize = 64;
+
+/// Hypotheses with their reference streams (sacreBLEU's layout: `references[stream][segment]`).
+pub struct Corpus<'a, S> {
+    hypotheses: &'a [S],
+    references: &'a [Vec<S>],
+}
+
+impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
+    /// Pairs the hypotheses with the reference streams; every stream needs one segment per
+    /// hypothesis (sacreBLEU truncates silently, which has hurt users: this refuses instead).
+    pub fn new(hypotheses: &'a [S], references: &'a [Vec<S>]) -> Result<Self, ChrfError> {
+        if references.is_empty() {
+            return Err(ChrfError::NoReferences);
+        }
+        if let Some((stream, refs)) = references
+            .iter()
+            .enumerate()
+            .find(|(_, refs)| refs.len() != hypotheses.len())
+        {
+            return Err(ChrfError::StreamLength {
+                stream,
+                hypotheses: hypotheses.len(),
+                references: refs.len(),
+            });
+        }
+        Ok(Self {
+            hypotheses,
+            references,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.hypotheses.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hypotheses.is_empty()
+    }
+
+    /// The statistics of every segment, in order.
+    pub fn segment_statistics(&self, settings: &Settings) -> Vec<Statistics> {
+        (0..self.len())
+            .into_par_iter()
+            .with_min_len(MIN_SEGMENTS_PER_TASK)
+            .map_init(
+                || (SegmentScorer::new(settings), Vec::new()),
+                |(scorer, refs), i| self.score_segment(scorer, refs, i),
+            )
+            .collect()
+    }
+
+    /// The corpus statistics: the order-by-order sum over all segments.
+    pub fn statistics(&self, settings: &Settings) -> Result<Statistics, ChrfError> {
+        let zeros = || Statistics::zeros(settings.order_count());
+        (0..self.len())
+            .into_par_iter()
+            .with_min_len(MIN_SEGMENTS_PER_TASK)
+            .fold(
+                || Ok((SegmentScorer::new(settings), Vec::new(), zeros())),
+                |acc: Result<_, ChrfError>, i| {
+                    let (mut scorer, mut refs, mut sum) = acc?;
+                    let segment = self.score_segment(&mut scorer, &mut refs, i);
+                    sum.checked_add_assign(&segment)?;
+                    Ok((scorer, refs, sum))
+                },
+            )
+            .map(|acc| acc.map(|(_, _, sum)| sum))
+            // Integer sums are exact, so the grouping rayon picks cannot change the result.
+            .try_reduce(zeros, |a, b| a.checked_add(&b))
+    }
+
+    fn score_segment<'s>(
+        &'s self,
+        scorer: &mut SegmentScorer<'_>,
+        refs: &mut Vec<&'s str>,
+        i: usize,
+    ) -> Statistics {
+        refs.clear();
+        refs.extend(self.references.iter().map(|stream| stream[i].as_ref()));
+        scorer.statistics(self.hypotheses[i].as_ref(), refs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::Beta;
+
+    #[test]
+    fn streams_must_align_with_the_hypotheses() {
+        let hyps = ["a", "b"];
+        let refs = vec![vec!["a", "b"], vec!["a"]];
+        assert_eq!(
+            Corpus::new(&hyps[..], &refs).err(),
+            Some(ChrfError::StreamLength {
+                stream: 1,
+                hypotheses: 2,
+                references: 1
+            })
+        );
+        assert_eq!(
+            Corpus::new(&hyps[..], &[]).err(),
+            Some(ChrfError::NoReferences)
+        );
+    }
+
+    #[test]
+    fn corpus_statistics_are_the_sum_of_segment_statistics() {
+        let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
+        let hyps: Vec<String> = (0..1000).map(|i| format!("segment {i} of the corpus")).collect();
+        let refs = vec![
+            (0..1000).map(|i| format!("the segment {}", i * 7 % 13)).collect::<Vec<_>>(),
+        ];
+        let corpus = Corpus::new(&hyps, &refs).unwrap();
+        let summed = corpus
+            .segment_statistics(&settings)
+            .iter()
+            .try_fold(Statistics::zeros(8), |acc, s| acc.checked_add(s))
+            .unwrap();
+        assert_eq!(corpus.statistics(&settings).unwrap(), summed);
+    }
+}

@@ -1,0 +1,27 @@
+//! Exact chrF and chrF++ (Popović 2015, 2017) as sacreBLEU defines them.
+//!
+//! * [`text`]: segments to units (code points; chrF++ word tokens), with Python's whitespace set.
+//! * [`ngrams`]: clipped n-gram matches of two unit sequences, every order in one pass.
+//! * [`SegmentScorer`] and [`Corpus`]: per-order counts of segments and of corpora.
+//! * [`components`]: the score as exact reduced fractions, cross-checked.
+//! * [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU computes it.
+//!
+//! No PyO3 here: the crate builds and tests without a Python interpreter.
+
+mod corpus;
+mod error;
+mod exact;
+mod float;
+pub mod ngrams;
+mod segment;
+mod settings;
+mod stats;
+pub mod text;
+
+pub use corpus::Corpus;
+pub use error::ChrfError;
+pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
+pub use float::sacrebleu_score;
+pub use segment::SegmentScorer;
+pub use settings::{Averaging, Beta, Settings};
+pub use stats::{OrderCounts, Statistics};

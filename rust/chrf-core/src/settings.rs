@@ -1,0 +1,131 @@
+//! What a score depends on, validated once.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive};
+
+use crate::ChrfError;
+
+/// How per-order values become one score (SPEC §1.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Averaging {
+    /// sacreBLEU 2.x: F-β of the mean precision and mean recall over the effective orders.
+    PrecisionRecall,
+    /// Popović's chrF++.py: the mean of the per-order F-β values over all orders.
+    PerOrderF,
+}
+
+/// β, held both exactly and as the two floats sacreBLEU's arithmetic uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Beta {
+    squared: BigRational,
+    factor: f64,
+    one_plus_factor: f64,
+}
+
+impl Beta {
+    /// β from its exact square and the floats Python gets for `beta ** 2` and `1 + beta ** 2`.
+    ///
+    /// The floats are taken from the caller because for a float β Python computes them with
+    /// `pow()`, which need not round like `β * β`; for an int or a fraction they are the exact
+    /// values rounded to nearest, as [`Beta::exact`] computes them.
+    pub fn new(squared: BigRational, factor: f64, one_plus_factor: f64) -> Result<Self, ChrfError> {
+        if !squared.is_positive() {
+            return Err(ChrfError::InvalidSettings("beta must be positive".into()));
+        }
+        if !(factor.is_finite() && factor > 0.0 && one_plus_factor.is_finite()) {
+            return Err(ChrfError::InvalidSettings(
+                "beta ** 2 must be a finite positive float for the float score".into(),
+            ));
+        }
+        Ok(Self {
+            squared,
+            factor,
+            one_plus_factor,
+        })
+    }
+
+    /// β as an exact positive rational; the floats are its square (plus one) rounded to nearest.
+    pub fn exact(beta: BigRational) -> Result<Self, ChrfError> {
+        let squared = &beta * &beta;
+        let factor = squared.to_f64().unwrap_or(f64::INFINITY);
+        let one_plus_factor = (&squared + BigRational::one())
+            .to_f64()
+            .unwrap_or(f64::INFINITY);
+        Self::new(squared, factor, one_plus_factor)
+    }
+
+    /// An integer β, the common case (sacreBLEU's default is 2).
+    pub fn integer(beta: u32) -> Result<Self, ChrfError> {
+        Self::exact(BigRational::from_integer(BigInt::from(beta)))
+    }
+
+    /// β² exactly.
+    pub fn squared(&self) -> &BigRational {
+        &self.squared
+    }
+
+    /// β² as the float sacreBLEU multiplies by.
+    pub fn factor(&self) -> f64 {
+        self.factor
+    }
+
+    /// 1 + β² as the float sacreBLEU multiplies by.
+    pub fn one_plus_factor(&self) -> f64 {
+        self.one_plus_factor
+    }
+}
+
+/// Every setting that changes a chrF number, except lowercasing.
+///
+/// Lowercasing is left to the caller on purpose: sacreBLEU uses Python's `str.lower()`, whose
+/// Unicode tables are those of the running Python, not Rust's, so the binding lowercases there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    char_order: usize,
+    word_order: usize,
+    /// β: weight of recall against precision.
+    pub beta: Beta,
+    /// Keep whitespace in character n-grams (sacreBLEU's `whitespace=True`).
+    pub include_whitespace: bool,
+    pub averaging: Averaging,
+    /// sacreBLEU's `eps_smoothing=True`: a float-only mode (SPEC §1.7).
+    pub eps_smoothing: bool,
+    /// Count hypothesis n-grams of an order even where the reference has none of that order.
+    /// `false` is sacreBLEU's rule (SPEC §1.4); `true` is the JSON contract's.
+    pub count_hyp_without_ref: bool,
+}
+
+impl Settings {
+    /// Settings with sacreBLEU's defaults for everything but the orders and β.
+    pub fn new(char_order: usize, word_order: usize, beta: Beta) -> Result<Self, ChrfError> {
+        if char_order == 0 && word_order == 0 {
+            return Err(ChrfError::InvalidSettings(
+                "char_order and word_order must not both be 0".into(),
+            ));
+        }
+        Ok(Self {
+            char_order,
+            word_order,
+            beta,
+            include_whitespace: false,
+            averaging: Averaging::PrecisionRecall,
+            eps_smoothing: false,
+            count_hyp_without_ref: false,
+        })
+    }
+
+    pub fn char_order(&self) -> usize {
+        self.char_order
+    }
+
+    pub fn word_order(&self) -> usize {
+        self.word_order
+    }
+
+    /// Number of per-order statistics: character orders, then word orders.
+    pub fn order_count(&self) -> usize {
+        self.char_order + self.word_order
+    }
+}
+

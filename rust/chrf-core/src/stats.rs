@@ -1,0 +1,115 @@
+//! Per-order n-gram counts: what a segment contributes, and what a corpus adds up to.
+
+use crate::ChrfError;
+
+/// The counts of one order: hypothesis n-grams H, reference n-grams R, clipped matches M.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OrderCounts {
+    pub hypothesis: u64,
+    pub reference: u64,
+    pub matching: u64,
+}
+
+impl OrderCounts {
+    fn checked_add(self, other: Self) -> Option<Self> {
+        Some(Self {
+            hypothesis: self.hypothesis.checked_add(other.hypothesis)?,
+            reference: self.reference.checked_add(other.reference)?,
+            matching: self.matching.checked_add(other.matching)?,
+        })
+    }
+}
+
+/// Counts for every order, character orders first, then word orders.
+///
+/// Statistics of disjoint sets of segments add up to the statistics of their union, which is
+/// what makes corpus scores shardable. Addition is checked: a count never wraps silently.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Statistics {
+    orders: Vec<OrderCounts>,
+}
+
+impl Statistics {
+    /// The statistics of no segment at all.
+    pub fn zeros(order_count: usize) -> Self {
+        Self {
+            orders: vec![OrderCounts::default(); order_count],
+        }
+    }
+
+    pub fn from_orders(orders: Vec<OrderCounts>) -> Self {
+        Self { orders }
+    }
+
+    pub fn orders(&self) -> &[OrderCounts] {
+        &self.orders
+    }
+
+    /// Adds `other` order by order; fails without changing `self` if a count would overflow.
+    pub fn checked_add_assign(&mut self, other: &Self) -> Result<(), ChrfError> {
+        if self.orders.len() != other.orders.len() {
+            return Err(ChrfError::OrderCountMismatch {
+                expected: self.orders.len(),
+                found: other.orders.len(),
+            });
+        }
+        let sums = self
+            .orders
+            .iter()
+            .zip(&other.orders)
+            .map(|(a, b)| a.checked_add(*b))
+            .collect::<Option<Vec<_>>>()
+            .ok_or(ChrfError::CountOverflow)?;
+        self.orders = sums;
+        Ok(())
+    }
+
+    /// The sum of two statistics (see [`Statistics::checked_add_assign`]).
+    pub fn checked_add(mut self, other: &Self) -> Result<Self, ChrfError> {
+        self.checked_add_assign(other)?;
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn counts(h: u64, r: u64, m: u64) -> OrderCounts {
+        OrderCounts {
+            hypothesis: h,
+            reference: r,
+            matching: m,
+        }
+    }
+
+    #[test]
+    fn addition_is_order_by_order() {
+        let a = Statistics::from_orders(vec![counts(2, 2, 1), counts(1, 1, 0)]);
+        let b = Statistics::from_orders(vec![counts(5, 4, 3), counts(4, 3, 2)]);
+        let sum = a.checked_add(&b).unwrap();
+        assert_eq!(sum.orders(), &[counts(7, 6, 4), counts(5, 4, 2)]);
+    }
+
+    #[test]
+    fn overflow_is_an_error_and_leaves_the_sum_unchanged() {
+        let mut a = Statistics::from_orders(vec![counts(u64::MAX, 1, 1)]);
+        let before = a.clone();
+        let one = Statistics::from_orders(vec![counts(1, 0, 0)]);
+        assert_eq!(a.checked_add_assign(&one), Err(ChrfError::CountOverflow));
+        assert_eq!(a, before);
+    }
+
+    #[test]
+    fn layouts_must_match() {
+        let mut a = Statistics::zeros(6);
+        assert_eq!(
+            a.checked_add_assign(&Statistics::zeros(8)),
+            Err(ChrfError::OrderCountMismatch {
+                expected: 6,
+                found: 8
+            })
+        );
+    }
+}
