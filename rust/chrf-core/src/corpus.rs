@@ -117,10 +117,12 @@ mod tests {
     #[test]
     fn corpus_statistics_are_the_sum_of_segment_statistics() {
         let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
-        let hyps: Vec<String> = (0..1000).map(|i| format!("segment {i} of the corpus")).collect();
-        let refs = vec![
-            (0..1000).map(|i| format!("the segment {}", i * 7 % 13)).collect::<Vec<_>>(),
-        ];
+        let hyps: Vec<String> = (0..1000)
+            .map(|i| format!("segment {i} of the corpus"))
+            .collect();
+        let refs = vec![(0..1000)
+            .map(|i| format!("the segment {}", i * 7 % 13))
+            .collect::<Vec<_>>()];
         let corpus = Corpus::new(&hyps, &refs).unwrap();
         let summed = corpus
             .segment_statistics(&settings)

@@ -72,7 +72,9 @@ pub fn components(stats: &Statistics, settings: &Settings) -> Result<Components,
     let effective: Vec<&OrderComponents> = orders.iter().filter(|o| o.effective).collect();
     let (average_precision, average_recall) = averages(&effective);
     let fraction = match settings.averaging {
-        Averaging::PrecisionRecall => fbeta.apply(&average_precision, &average_recall, "the score")?,
+        Averaging::PrecisionRecall => {
+            fbeta.apply(&average_precision, &average_recall, "the score")?
+        }
         Averaging::PerOrderF => {
             let total: BigRational = orders.iter().filter_map(|o| o.f_score.as_ref()).sum();
             total / integer(orders.len())
@@ -128,10 +130,7 @@ fn averages(effective: &[&OrderComponents]) -> (BigRational, BigRational) {
     let sum = |pick: fn(&OrderComponents) -> &Option<BigRational>| -> BigRational {
         effective.iter().filter_map(|o| pick(o).as_ref()).sum()
     };
-    (
-        sum(|o| &o.precision) / &k,
-        sum(|o| &o.recall) / &k,
-    )
+    (sum(|o| &o.precision) / &k, sum(|o| &o.recall) / &k)
 }
 
 /// F-β computed directly and, wherever it is defined, again through the harmonic form.
@@ -141,7 +140,12 @@ struct CheckedFBeta<'a> {
 }
 
 impl CheckedFBeta<'_> {
-    fn apply(&mut self, p: &BigRational, r: &BigRational, what: &str) -> Result<BigRational, ChrfError> {
+    fn apply(
+        &mut self,
+        p: &BigRational,
+        r: &BigRational,
+        what: &str,
+    ) -> Result<BigRational, ChrfError> {
         let direct = f_beta(p, r, self.beta_squared);
         self.checked |= agrees(&direct, harmonic_f_beta(p, r, self.beta_squared), what)?;
         Ok(direct)
@@ -149,7 +153,11 @@ impl CheckedFBeta<'_> {
 }
 
 /// Whether the harmonic check ran: false when it is undefined, an error when it disagrees.
-fn agrees(direct: &BigRational, harmonic: Option<BigRational>, what: &str) -> Result<bool, ChrfError> {
+fn agrees(
+    direct: &BigRational,
+    harmonic: Option<BigRational>,
+    what: &str,
+) -> Result<bool, ChrfError> {
     match harmonic {
         None => Ok(false),
         Some(value) if value == *direct => Ok(true),
@@ -167,7 +175,11 @@ fn f_beta(p: &BigRational, r: &BigRational, beta_squared: &BigRational) -> BigRa
 }
 
 /// F from 1/F = (β²/R + 1/P) / (1 + β²); defined only for P, R > 0.
-fn harmonic_f_beta(p: &BigRational, r: &BigRational, beta_squared: &BigRational) -> Option<BigRational> {
+fn harmonic_f_beta(
+    p: &BigRational,
+    r: &BigRational,
+    beta_squared: &BigRational,
+) -> Option<BigRational> {
     if !(p.is_positive() && r.is_positive()) {
         return None;
     }
@@ -232,12 +244,21 @@ mod tests {
 
     #[test]
     fn the_contract_example() {
-        let st = stats(&[(2, 2, 1), (1, 1, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)]);
+        let st = stats(&[
+            (2, 2, 1),
+            (1, 1, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+        ]);
         let c = components(&st, &contract_settings()).unwrap();
         assert_eq!(c.orders[0].f_score, Some(ratio(1, 2)));
         assert_eq!(c.orders[1].precision, Some(ratio(0, 1)));
         assert_eq!(c.orders[1].f_score, Some(ratio(0, 1)));
-        assert!(c.orders[2..].iter().all(|o| !o.effective && o.f_score.is_none()));
+        assert!(c.orders[2..]
+            .iter()
+            .all(|o| !o.effective && o.f_score.is_none()));
         assert_eq!(c.effective_order_count, 2);
         assert_eq!(c.average_precision, ratio(1, 4));
         assert_eq!(c.average_recall, ratio(1, 4));
@@ -248,7 +269,14 @@ mod tests {
 
     #[test]
     fn a_zero_score_reports_that_no_check_ran() {
-        let st = stats(&[(2, 2, 0), (1, 1, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)]);
+        let st = stats(&[
+            (2, 2, 0),
+            (1, 1, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+        ]);
         let c = components(&st, &contract_settings()).unwrap();
         assert_eq!(c.score, ratio(0, 1));
         assert!(!c.cross_checked);

@@ -8,13 +8,22 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-use crate::{OrderCounts, Settings, Statistics};
+use crate::{components, Averaging, ChrfError, OrderCounts, Settings, Statistics};
 
 /// sacreBLEU's stand-in for an undefined precision, recall or F.
 const EPS: f64 = 1e-16;
 
 /// The largest integer up to which every integer converts to `f64` exactly.
 const EXACT_INT_LIMIT: u64 = 1 << f64::MANTISSA_DIGITS;
+
+/// The float score of statistics on 0..100: sacreBLEU's arithmetic, bit for bit; for
+/// `per_order_f` averaging, which sacreBLEU does not have, the exact score rounded once.
+pub fn float_score(stats: &Statistics, settings: &Settings) -> Result<f64, ChrfError> {
+    if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
+        return Ok(rational_to_f64(&components(stats, settings)?.score));
+    }
+    Ok(sacrebleu_score(stats, settings))
+}
 
 /// sacreBLEU's score (0..100) of the given statistics: `CHRF._compute_f_score`.
 ///
@@ -80,7 +89,7 @@ pub(crate) fn true_division(a: u64, b: u64) -> f64 {
 }
 
 /// The nearest double to an exact rational (num-rational rounds correctly, as CPython does).
-pub(crate) fn rational_to_f64(value: &BigRational) -> f64 {
+fn rational_to_f64(value: &BigRational) -> f64 {
     value.to_f64().unwrap_or(f64::NAN)
 }
 
@@ -111,7 +120,14 @@ mod tests {
     fn worked_example_is_25_with_beta_3() {
         let mut s = settings(6, 0);
         s.beta = Beta::integer(3).unwrap();
-        let st = stats(&[(2, 2, 1), (1, 1, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)]);
+        let st = stats(&[
+            (2, 2, 1),
+            (1, 1, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+        ]);
         assert_eq!(sacrebleu_score(&st, &s), 25.0);
     }
 
@@ -139,7 +155,11 @@ mod tests {
         // Pairs where converting each operand to f64 first gives a different last bit.
         let cases = [
             (14046286627791492475, 8720394264201255075, 1.610739859028388),
-            (9008374091908329100, 16487797971023415208, 0.5463661131547192),
+            (
+                9008374091908329100,
+                16487797971023415208,
+                0.5463661131547192,
+            ),
             (5864550466695983929, 420777477969067740, 13.937415317478326),
         ];
         for (a, b, python) in cases {

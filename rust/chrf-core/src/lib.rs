@@ -4,7 +4,7 @@
 //! * [`ngrams`]: clipped n-gram matches of two unit sequences, every order in one pass.
 //! * [`SegmentScorer`] and [`Corpus`]: per-order counts of segments and of corpora.
 //! * [`components`]: the score as exact reduced fractions, cross-checked.
-//! * [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU computes it.
+//! * [`float_score`]: the float score, bit for bit as sacreBLEU computes it.
 //!
 //! No PyO3 here: the crate builds and tests without a Python interpreter.
 
@@ -21,7 +21,7 @@ pub mod text;
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
-pub use float::sacrebleu_score;
+pub use float::{float_score, sacrebleu_score};
 pub use segment::SegmentScorer;
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{OrderCounts, Statistics};

@@ -104,7 +104,8 @@ fn packed_matches(hyp: &[u32], reference: &[u32], scratch: &mut MatchScratch, ma
 /// Pushes one key per start position: units plus one, first unit in the top slot, tag in bit 0.
 fn push_packed_windows(units: &[u32], max_order: usize, tag: u128, keys: &mut Vec<u128>) {
     let lowest_slot_shift = 128 - SLOT_BITS * max_order as u32;
-    let slot = |unit: u32, index: usize| (u128::from(unit) + 1) << (128 - SLOT_BITS * (index as u32 + 1));
+    let slot =
+        |unit: u32, index: usize| (u128::from(unit) + 1) << (128 - SLOT_BITS * (index as u32 + 1));
     let mut key = units
         .iter()
         .take(max_order)
@@ -126,7 +127,12 @@ fn packed_len(key: u128) -> usize {
     ((127 - lowest_bit) / SLOT_BITS) as usize + 1
 }
 
-fn generic_matches(hyp: &[u32], reference: &[u32], scratch: &mut MatchScratch, matches: &mut [u64]) {
+fn generic_matches(
+    hyp: &[u32],
+    reference: &[u32],
+    scratch: &mut MatchScratch,
+    matches: &mut [u64],
+) {
     let max_order = matches.len();
     let sides = [hyp, reference];
     let windows = &mut scratch.windows;

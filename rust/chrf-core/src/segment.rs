@@ -132,7 +132,10 @@ mod tests {
         let s = settings(2, 2);
         let stats = SegmentScorer::new(&s).statistics("the cat sat.", &["the cat"]);
         // chars "thecatsat." vs "thecat"; words [the, cat, sat, .] vs [the, cat].
-        assert_eq!(triples(&stats), vec![(10, 6, 6), (9, 5, 5), (4, 2, 2), (3, 1, 1)]);
+        assert_eq!(
+            triples(&stats),
+            vec![(10, 6, 6), (9, 5, 5), (4, 2, 2), (3, 1, 1)]
+        );
     }
 
     #[test]

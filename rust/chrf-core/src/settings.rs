@@ -128,4 +128,3 @@ impl Settings {
         self.char_order + self.word_order
     }
 }
-

@@ -1,0 +1,60 @@
+"""Argument shapes shared by every entry point: hypotheses, and references in either layout."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Hypotheses and reference streams as lists, checked for shape but not yet for item types.
+
+    ``streams[k][i]`` is reference k of segment i (sacreBLEU's layout). ``nested`` records
+    whether the caller wrote streams, so that errors can name ``references[k][i]`` or
+    ``references[i]`` as the caller wrote it. The caller's objects are never modified.
+    """
+
+    hypotheses: list[object]
+    streams: list[list[object]]
+    nested: bool
+
+
+def as_list(value: object, name: str) -> list[object]:
+    """The items of a sequence argument; a lone string is refused, not split into characters."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}")
+    return list(value)
+
+
+def corpus(hypotheses: object, references: object) -> Corpus:
+    """Checks the shapes of ``hypotheses`` and ``references``.
+
+    ``references`` is one reference per hypothesis (a sequence of str) or reference streams
+    (a sequence of sequences of str, each with one reference per hypothesis).
+    """
+    hyps = as_list(hypotheses, "hypotheses")
+    if not hyps:
+        raise ValueError("hypotheses must not be empty")
+    refs = as_list(references, "references")
+    if not refs:
+        raise ValueError("references must not be empty")
+    first = refs[0]
+    nested = not isinstance(first, (str, bytes)) and isinstance(first, Iterable)
+    if not nested:
+        _check_length(refs, "references", len(hyps))
+        return Corpus(hyps, [refs], nested=False)
+    streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
+    for k, stream in enumerate(streams):
+        _check_length(stream, f"references[{k}]", len(hyps))
+    return Corpus(hyps, streams, nested=True)
+
+
+def _check_length(stream: list[object], name: str, expected: int) -> None:
+    if len(stream) != expected:
+        raise ValueError(
+            f"{name} has {len(stream)} segments but hypotheses has {expected}; "
+            "every reference stream needs one reference per hypothesis"
+        )

@@ -1,0 +1,253 @@
+"""The pure-Python reference: SPEC.md written as directly as Python allows, with no Rust.
+
+It is slow on purpose: Counters of n-gram strings, `fractions.Fraction` arithmetic, and
+sacreBLEU's float formula copied expression for expression. The compiled path must agree with it
+exactly on every field; hypothesis property tests and `chrf.selftest()` check that it does.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+
+from chrf._components import Components, NgramType, OrderComponents
+from chrf._inputs import corpus
+from chrf._settings import Averaging, Beta, Settings
+
+__all__ = ["components", "score", "segment_statistics"]
+
+PUNCTUATION = frozenset(string.punctuation)
+EPS = 1e-16
+
+Stats = list[tuple[int, int, int]]
+
+
+def word_tokens(text: str) -> list[str]:
+    """sacreBLEU's `_remove_punctuation`: split on whitespace, split one mark off each word."""
+    tokens: list[str] = []
+    for word in text.split():
+        if len(word) == 1:
+            tokens.append(word)
+        elif word[-1] in PUNCTUATION:
+            tokens += [word[:-1], word[-1]]
+        elif word[0] in PUNCTUATION:
+            tokens += [word[0], word[1:]]
+        else:
+            tokens.append(word)
+    return tokens
+
+
+def ngram_bags(text: str, settings: Settings) -> list[Counter[object]]:
+    """Counters of character n-grams (orders 1..char_order), then of word n-grams."""
+    chars = text if settings.include_whitespace else "".join(text.split())
+    bags: list[Counter[object]] = [
+        Counter(chars[i : i + n] for i in range(len(chars) - n + 1))
+        for n in range(1, settings.char_order + 1)
+    ]
+    words = word_tokens(text)
+    bags += [
+        Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+        for n in range(1, settings.word_order + 1)
+    ]
+    return bags
+
+
+def pair_statistics(
+    hyp: list[Counter[object]], ref: list[Counter[object]], settings: Settings
+) -> Stats:
+    stats = []
+    for h, r in zip(hyp, ref, strict=True):
+        hyp_count = sum(h.values())
+        if not r and not settings.count_hyp_without_ref:
+            hyp_count = 0  # sacreBLEU: "don't count hits if no reference exists"
+        stats.append((hyp_count, sum(r.values()), sum((h & r).values())))
+    return stats
+
+
+def segment_statistics(hypothesis: str, references: Sequence[str], settings: Settings) -> Stats:
+    """Statistics against the reference with the best sacreBLEU F, the first on ties."""
+    if settings.lowercase:
+        hypothesis = hypothesis.lower()
+    hyp = ngram_bags(hypothesis, settings)
+    best: Stats = [(0, 0, 0)] * settings.order_count
+    best_f = -1.0
+    for reference in references:
+        if settings.lowercase:
+            reference = reference.lower()
+        stats = pair_statistics(hyp, ngram_bags(reference, settings), settings)
+        f = sacrebleu_f(stats, settings)
+        if f > best_f:
+            best_f, best = f, stats
+    return best
+
+
+def sacrebleu_f(stats: Stats, settings: Settings) -> float:
+    """sacreBLEU 2.6's `CHRF._compute_f_score`, expression for expression."""
+    score = 0.0
+    effective_order = 0
+    factor = settings.beta**2
+    avg_prec, avg_rec = 0.0, 0.0
+    for n_hyp, n_ref, n_match in stats:
+        prec = n_match / n_hyp if n_hyp > 0 else EPS
+        rec = n_match / n_ref if n_ref > 0 else EPS
+        denom = factor * prec + rec
+        score += ((1 + factor) * prec * rec / denom) if denom > 0 else EPS
+        if n_hyp > 0 and n_ref > 0:
+            avg_prec += prec
+            avg_rec += rec
+            effective_order += 1
+    if settings.eps_smoothing:
+        return 100 * score / settings.order_count
+    if effective_order == 0:
+        avg_prec = avg_rec = 0.0
+    else:
+        avg_prec /= effective_order
+        avg_rec /= effective_order
+    if avg_prec + avg_rec:
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return 100 * score
+    return 0.0
+
+
+def corpus_statistics(
+    hypotheses: object, references: object, settings: Settings
+) -> tuple[int, Stats]:
+    c = corpus(hypotheses, references)
+    for name, texts in [("hypotheses", c.hypotheses), *(("references", s) for s in c.streams)]:
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"{name}[{i}] must be str, not {type(text).__name__}")
+    totals = [(0, 0, 0)] * settings.order_count
+    for i, hyp in enumerate(c.hypotheses):
+        refs = [str(stream[i]) for stream in c.streams]
+        seg = segment_statistics(str(hyp), refs, settings)
+        totals = [(a + x, b + y, m + z) for (a, b, m), (x, y, z) in zip(totals, seg, strict=True)]
+    return len(c.hypotheses), totals
+
+
+def f_beta(p: Fraction, r: Fraction, beta_squared: Fraction) -> Fraction:
+    if p == 0 and r == 0:
+        return Fraction(0)
+    return (1 + beta_squared) * p * r / (beta_squared * p + r)
+
+
+def harmonic_f_beta(p: Fraction, r: Fraction, beta_squared: Fraction) -> Fraction | None:
+    if p <= 0 or r <= 0:
+        return None
+    return 1 / ((beta_squared / r + 1 / p) / (1 + beta_squared))
+
+
+def components_of(stats: Stats, settings: Settings, segment_count: int) -> Components:
+    beta_squared = settings.beta_fraction**2
+    checked = False
+
+    def checked_f(p: Fraction, r: Fraction) -> Fraction:
+        nonlocal checked
+        direct = f_beta(p, r, beta_squared)
+        harmonic = harmonic_f_beta(p, r, beta_squared)
+        if harmonic is not None:
+            if harmonic != direct:
+                raise ArithmeticError("harmonic and direct F-beta disagree")
+            checked = True
+        return direct
+
+    orders = []
+    for index, (h, r, m) in enumerate(stats):
+        kind: NgramType
+        kind, n = (
+            ("char", index + 1)
+            if index < settings.char_order
+            else ("word", index - settings.char_order + 1)
+        )
+        precision = Fraction(m, h) if h > 0 else None
+        recall = Fraction(m, r) if r > 0 else None
+        f = checked_f(precision, recall) if precision is not None and recall is not None else None
+        orders.append(OrderComponents(kind, n, h, r, m, f is not None, precision, recall, f))
+
+    effective = [o for o in orders if o.effective]
+    k = len(effective)
+    avg_p = (
+        sum((o.precision or Fraction(0) for o in effective), Fraction(0)) / k if k else Fraction(0)
+    )
+    avg_r = sum((o.recall or Fraction(0) for o in effective), Fraction(0)) / k if k else Fraction(0)
+    if settings.averaging == "precision_recall":
+        fraction = checked_f(avg_p, avg_r)
+    else:
+        fraction = sum((o.f_score or Fraction(0) for o in orders), Fraction(0)) / len(orders)
+    value = 100 * fraction
+    return Components(
+        settings=settings,
+        segment_count=segment_count,
+        orders=tuple(orders),
+        effective_order_count=k,
+        average_precision=avg_p,
+        average_recall=avg_r,
+        score_fraction=value,
+        score=six_decimals(value),
+        cross_checked=checked,
+    )
+
+
+def six_decimals(value: Fraction) -> str:
+    micros = round(abs(value) * 10**6)  # round() on a Fraction rounds half to even
+    sign = "-" if value < 0 and micros else ""
+    return f"{sign}{micros // 10**6}.{micros % 10**6:06d}"
+
+
+def components(
+    hypotheses: object,
+    references: object,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: Beta = 2,
+    lowercase: bool = False,
+    include_whitespace: bool = False,
+    averaging: Averaging = "precision_recall",
+    count_hyp_without_ref: bool = False,
+) -> Components:
+    """Reference twin of `chrf.components`."""
+    settings = Settings(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        include_whitespace=include_whitespace,
+        averaging=averaging,
+        count_hyp_without_ref=count_hyp_without_ref,
+    )
+    count, stats = corpus_statistics(hypotheses, references, settings)
+    return components_of(stats, settings, count)
+
+
+def score(
+    hypotheses: object,
+    references: object,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: Beta = 2,
+    lowercase: bool = False,
+    include_whitespace: bool = False,
+    averaging: Averaging = "precision_recall",
+    eps_smoothing: bool = False,
+    count_hyp_without_ref: bool = False,
+) -> float:
+    """Reference twin of `chrf.score`."""
+    settings = Settings(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        include_whitespace=include_whitespace,
+        averaging=averaging,
+        eps_smoothing=eps_smoothing,
+        count_hyp_without_ref=count_hyp_without_ref,
+    )
+    count, stats = corpus_statistics(hypotheses, references, settings)
+    if averaging == "per_order_f" and not eps_smoothing:
+        return float(components_of(stats, settings, count).score_fraction)
+    return sacrebleu_f(stats, settings)

@@ -1,0 +1,120 @@
+"""The settings every chrF number depends on, validated once for every entry point."""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Integral, Rational
+from typing import Literal, TypeAlias
+
+Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
+Beta: TypeAlias = int | Fraction | float
+
+AVERAGINGS: tuple[Averaging, ...] = ("precision_recall", "per_order_f")
+#: Orders above this are refused: every order adds a row per segment, and no segment has
+#: n-grams that long anyway.
+MAX_ORDER = 65_536
+
+
+@dataclass(frozen=True)
+class Settings:
+    """chrF settings (sacreBLEU's defaults): what must be reported with a score.
+
+    ``count_hyp_without_ref`` switches SPEC §1.4's rule: by default (``False``, sacreBLEU's rule)
+    a segment whose reference has no n-gram of order n contributes no hypothesis n-grams of that
+    order; with ``True`` (the JSON contract's rule) every hypothesis n-gram counts.
+    """
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: Beta = 2
+    lowercase: bool = False
+    include_whitespace: bool = False
+    averaging: Averaging = "precision_recall"
+    eps_smoothing: bool = False
+    count_hyp_without_ref: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("char_order", "word_order"):
+            object.__setattr__(self, name, _order(name, getattr(self, name)))
+        if self.char_order == 0 and self.word_order == 0:
+            raise ValueError("char_order and word_order must not both be 0")
+        object.__setattr__(self, "beta", _beta(self.beta))
+        for name in ("lowercase", "include_whitespace", "eps_smoothing", "count_hyp_without_ref"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+        if self.averaging not in AVERAGINGS:
+            raise ValueError(
+                f"averaging must be 'precision_recall' or 'per_order_f', not {self.averaging!r}"
+            )
+        if self.eps_smoothing and self.averaging != "precision_recall":
+            raise ValueError(
+                "eps_smoothing=True is sacreBLEU's own per-order averaging; "
+                "it cannot be combined with averaging='per_order_f'"
+            )
+
+    @property
+    def beta_fraction(self) -> Fraction:
+        """β exactly: a float β is taken at its exact binary value."""
+        return Fraction(self.beta)
+
+    @property
+    def factor(self) -> float:
+        """``float(beta ** 2)``: the β² sacreBLEU's float arithmetic multiplies by."""
+        return _float_of(self.beta**2)
+
+    @property
+    def one_plus_factor(self) -> float:
+        """``float(1 + beta ** 2)``, as sacreBLEU's ``(1 + factor) * ...`` evaluates it."""
+        return _float_of(1 + self.beta**2)
+
+    @property
+    def order_count(self) -> int:
+        return self.char_order + self.word_order
+
+
+def _order(name: str, value: object) -> int:
+    """An order as a plain int (NumPy integers welcome; bools and floats refused)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, not bool")
+    try:
+        order = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if not 0 <= order <= MAX_ORDER:
+        raise ValueError(f"{name} must be from 0 to {MAX_ORDER}, not {order}")
+    return order
+
+
+def _beta(beta: object) -> Beta:
+    """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
+    value: Beta
+    if isinstance(beta, bool):
+        raise TypeError("beta must be an int, a Fraction or a float, not bool")
+    if isinstance(beta, Integral):
+        value = int(beta)
+    elif isinstance(beta, Rational):
+        value = Fraction(int(beta.numerator), int(beta.denominator))
+    elif isinstance(beta, float):
+        if not math.isfinite(beta):
+            raise ValueError(f"beta must be finite, not {beta!r}")
+        value = float(beta)
+    else:
+        raise TypeError(f"beta must be an int, a Fraction or a float, not {type(beta).__name__}")
+    if not value > 0:
+        raise ValueError(f"beta must be positive, not {beta!r}")
+    try:
+        _float_of(1 + value**2)
+    except OverflowError:
+        raise ValueError(f"beta ** 2 is too large for a float score: beta={beta!r}") from None
+    return value
+
+
+def _float_of(value: int | Fraction | float) -> float:
+    result = float(value)
+    if not math.isfinite(result):
+        raise OverflowError("beta ** 2 does not fit in a float")
+    return result

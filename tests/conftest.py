@@ -1,0 +1,34 @@
+"""Shared test setup: hypothesis profiles and the real WMT data of ../shared/data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# CI runs every property with 2,000 examples; locally 200 keep the loop fast.
+settings.register_profile(
+    "ci",
+    max_examples=2000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", max_examples=200, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("CHRF_DATA", ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def wmt_dir() -> Path:
+    """../shared/data/wmt; tests skip without it, except in CI, where its absence fails."""
+    wmt = DATA / "wmt"
+    if not wmt.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the WMT data at {wmt}")
+        pytest.skip(f"no WMT data at {wmt}")
+    return wmt

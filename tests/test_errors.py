@@ -1,0 +1,111 @@
+"""Bad input raises TypeError/ValueError naming the argument and segment; nothing is mutated."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import chrf
+
+ENTRY_POINTS = [chrf.score, chrf.components]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize(
+    ("hyps", "refs", "error", "message"),
+    [
+        (["a", None], ["a", "b"], TypeError, "hypotheses[1] must be str, not NoneType"),
+        (["a", 3], ["a", "b"], TypeError, "hypotheses[1] must be str, not int"),
+        ([b"a"], ["a"], TypeError, "hypotheses[0] must be str, not bytes"),
+        (["a"], [b"a"], TypeError, "references[0] must be str, not bytes"),
+        (["a", "b"], ["a", None], TypeError, "references[1] must be str, not NoneType"),
+        (["a"], [["a"], ["b"], [None]], TypeError, "references[2][0] must be str, not NoneType"),
+        (["a"], [["a"], "b"], TypeError, "references[1] must be a sequence of str, not str"),
+        ("abc", ["a"], TypeError, "hypotheses must be a sequence of str, not str"),
+        (None, ["a"], TypeError, "hypotheses must be a sequence of str, not NoneType"),
+        (["a"], "a", TypeError, "references must be a sequence of str, not str"),
+        (b"ab", ["a"], TypeError, "hypotheses must be a sequence of str, not bytes"),
+        ([], [], ValueError, "hypotheses must not be empty"),
+        (["a"], [], ValueError, "references must not be empty"),
+        (["a", "b"], ["a"], ValueError, "references has 1 segments but hypotheses has 2"),
+        (
+            ["a"],
+            [["a"], ["a", "b"]],
+            ValueError,
+            "references[1] has 2 segments but hypotheses has 1",
+        ),
+        (
+            ["ok", "\ud800"],
+            ["a", "b"],
+            ValueError,
+            "hypotheses[1] is not valid Unicode text: it contains a lone surrogate",
+        ),
+        (["a"], [["a"], ["\udc00"]], ValueError, "references[1][0] is not valid Unicode text"),
+    ],
+)
+def test_bad_texts(entry: Any, hyps: Any, refs: Any, error: type, message: str) -> None:
+    with pytest.raises(error) as raised:
+        entry(hyps, refs)
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize(
+    ("settings", "error", "message"),
+    [
+        ({"char_order": -1}, ValueError, "char_order must be from 0 to"),
+        ({"char_order": 2.0}, TypeError, "char_order must be an int, not float"),
+        ({"word_order": True}, TypeError, "word_order must be an int, not bool"),
+        ({"char_order": 0}, ValueError, "char_order and word_order must not both be 0"),
+        ({"char_order": 10**6}, ValueError, "char_order must be from 0 to 65536"),
+        ({"beta": True}, TypeError, "beta must be an int, a Fraction or a float, not bool"),
+        ({"beta": "2"}, TypeError, "beta must be an int, a Fraction or a float, not str"),
+        ({"beta": 0}, ValueError, "beta must be positive"),
+        ({"beta": Fraction(-1, 2)}, ValueError, "beta must be positive"),
+        ({"beta": float("inf")}, ValueError, "beta must be finite"),
+        ({"beta": 10**200}, ValueError, "beta ** 2 is too large for a float score"),
+        ({"lowercase": 1}, TypeError, "lowercase must be a bool, not int"),
+        ({"include_whitespace": None}, TypeError, "include_whitespace must be a bool"),
+        ({"averaging": "mean"}, ValueError, "averaging must be 'precision_recall' or"),
+        ({"count_hyp_without_ref": "yes"}, TypeError, "count_hyp_without_ref must be a bool"),
+    ],
+)
+def test_bad_settings(entry: Any, settings: Any, error: type, message: str) -> None:
+    with pytest.raises(error) as raised:
+        entry(["abc"], ["abd"], **settings)
+    assert message in str(raised.value)
+
+
+def test_eps_smoothing_is_float_only_and_not_per_order_f() -> None:
+    with pytest.raises(TypeError, match="eps_smoothing"):
+        chrf.components(["a"], ["a"], eps_smoothing=True)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="cannot be combined with averaging='per_order_f'"):
+        chrf.score(["a"], ["a"], eps_smoothing=True, averaging="per_order_f")
+
+
+def test_any_iterable_of_str_is_accepted_and_left_alone() -> None:
+    hyps = ("abc", "def")
+    refs = [iter(["abd", "deg"])]  # an iterator as a reference stream
+    assert chrf.score(hyps, refs) == chrf.score(list(hyps), ["abd", "deg"])
+    stream = (x for x in ["abd", "deg"])
+    assert chrf.score(hyps, stream) == chrf.score(list(hyps), ["abd", "deg"])
+
+
+def test_str_subclasses_are_text() -> None:
+    class Text(str):
+        pass
+
+    assert chrf.score([Text("abc")], [Text("abd")]) == chrf.score(["abc"], ["abd"])
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_inputs_are_not_mutated(lowercase: bool) -> None:
+    hyps = ["The CAT", "sat ."]
+    refs = [["the cat", "Sat."], ["A CAT", "sat"]]
+    before = copy.deepcopy((hyps, refs))
+    chrf.score(hyps, refs, lowercase=lowercase, word_order=2)
+    chrf.components(hyps, refs, lowercase=lowercase, word_order=2)
+    assert (hyps, refs) == before
