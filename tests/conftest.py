@@ -20,7 +20,19 @@ settings.register_profile("dev", max_examples=200, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("CHRF_DATA", ROOT.parent / "shared" / "data"))
+
+
+def _data_dir() -> Path:
+    """$CHRF_DATA, else the nearest shared/data beside the checkout or one of its parents."""
+    if "CHRF_DATA" in os.environ:
+        return Path(os.environ["CHRF_DATA"])
+    for parent in ROOT.parents:
+        if (parent / "shared" / "data").is_dir():
+            return parent / "shared" / "data"
+    return ROOT.parent / "shared" / "data"
+
+
+DATA = _data_dir()
 
 
 @pytest.fixture(scope="session")
