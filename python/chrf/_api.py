@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from chrf import _chrf
 from chrf._components import Components, NgramType, OrderComponents
-from chrf._inputs import corpus
-from chrf._settings import Averaging, Beta, Settings
+from chrf._inputs import References, Texts, corpus
+from chrf._settings import ExactOptions, Options, Settings, exact_settings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 @lru_cache(maxsize=64)
@@ -27,65 +31,28 @@ def config(settings: Settings) -> _chrf.Config:
     )
 
 
-def score(
-    hypotheses: object,
-    references: object,
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: Beta = 2,
-    lowercase: bool = False,
-    include_whitespace: bool = False,
-    averaging: Averaging = "precision_recall",
-    eps_smoothing: bool = False,
-    count_hyp_without_ref: bool = False,
-) -> float:
+def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
     """Corpus-level chrF (chrF++ with ``word_order=2``) on 0..100.
 
     Equal (``==``) to ``sacrebleu.metrics.CHRF(...).corpus_score(...).score`` under the same
     settings. ``references`` is one reference string per hypothesis, or a list of reference
-    streams, each with one reference per hypothesis (sacreBLEU's layout).
+    streams, each with one reference per hypothesis (sacreBLEU's layout). The keyword options
+    and their defaults are those of :class:`chrf.Settings`.
     """
-    settings = Settings(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        include_whitespace=include_whitespace,
-        averaging=averaging,
-        eps_smoothing=eps_smoothing,
-        count_hyp_without_ref=count_hyp_without_ref,
-    )
+    settings = Settings(**options)
     c = corpus(hypotheses, references)
     return _chrf.corpus_score(config(settings), c.hypotheses, c.streams, c.nested)
 
 
 def components(
-    hypotheses: object,
-    references: object,
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: Beta = 2,
-    lowercase: bool = False,
-    include_whitespace: bool = False,
-    averaging: Averaging = "precision_recall",
-    count_hyp_without_ref: bool = False,
+    hypotheses: Texts, references: References, **options: Unpack[ExactOptions]
 ) -> Components:
     """The corpus score with its per-order counts, precision, recall and F as exact fractions.
 
-    Same arguments as :func:`score` (no ``eps_smoothing``: it has no exact form).
+    Same arguments as :func:`score`, but for ``eps_smoothing``, which has no exact form.
     ``.to_dict()`` gives the ``chrf-components`` 1.0.0 output object.
     """
-    settings = Settings(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        include_whitespace=include_whitespace,
-        averaging=averaging,
-        count_hyp_without_ref=count_hyp_without_ref,
-    )
+    settings = exact_settings(options)
     c = corpus(hypotheses, references)
     raw = _chrf.corpus_components(config(settings), c.hypotheses, c.streams, c.nested)
     return components_from_raw(settings, len(c.hypotheses), raw)

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
+
+#: Segments: any iterable of str (a lone str is refused, not split into characters).
+Texts: TypeAlias = Iterable[str]
+#: One reference per hypothesis, or reference streams each with one reference per hypothesis.
+References: TypeAlias = Iterable[str] | Iterable[Iterable[str]]
 
 
 @dataclass(frozen=True)

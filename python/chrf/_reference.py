@@ -11,10 +11,14 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from chrf._components import Components, NgramType, OrderComponents
-from chrf._inputs import corpus
-from chrf._settings import Averaging, Beta, Settings
+from chrf._inputs import References, Texts, corpus
+from chrf._settings import ExactOptions, Options, Settings, exact_settings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["components", "score", "segment_statistics"]
 
@@ -198,56 +202,18 @@ def six_decimals(value: Fraction) -> str:
 
 
 def components(
-    hypotheses: object,
-    references: object,
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: Beta = 2,
-    lowercase: bool = False,
-    include_whitespace: bool = False,
-    averaging: Averaging = "precision_recall",
-    count_hyp_without_ref: bool = False,
+    hypotheses: Texts, references: References, **options: Unpack[ExactOptions]
 ) -> Components:
     """Reference twin of `chrf.components`."""
-    settings = Settings(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        include_whitespace=include_whitespace,
-        averaging=averaging,
-        count_hyp_without_ref=count_hyp_without_ref,
-    )
+    settings = exact_settings(options)
     count, stats = corpus_statistics(hypotheses, references, settings)
     return components_of(stats, settings, count)
 
 
-def score(
-    hypotheses: object,
-    references: object,
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: Beta = 2,
-    lowercase: bool = False,
-    include_whitespace: bool = False,
-    averaging: Averaging = "precision_recall",
-    eps_smoothing: bool = False,
-    count_hyp_without_ref: bool = False,
-) -> float:
+def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
     """Reference twin of `chrf.score`."""
-    settings = Settings(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        include_whitespace=include_whitespace,
-        averaging=averaging,
-        eps_smoothing=eps_smoothing,
-        count_hyp_without_ref=count_hyp_without_ref,
-    )
+    settings = Settings(**options)
     count, stats = corpus_statistics(hypotheses, references, settings)
-    if averaging == "per_order_f" and not eps_smoothing:
+    if settings.averaging == "per_order_f" and not settings.eps_smoothing:
         return float(components_of(stats, settings, count).score_fraction)
     return sacrebleu_f(stats, settings)

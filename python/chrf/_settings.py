@@ -7,7 +7,7 @@ import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral, Rational
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, TypedDict
 
 Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
 Beta: TypeAlias = int | Fraction | float
@@ -16,6 +16,24 @@ AVERAGINGS: tuple[Averaging, ...] = ("precision_recall", "per_order_f")
 #: Orders above this are refused: every order adds a row per segment, and no segment has
 #: n-grams that long anyway.
 MAX_ORDER = 65_536
+
+
+class ExactOptions(TypedDict, total=False):
+    """The keyword arguments of every entry point; each one is documented on `Settings`."""
+
+    char_order: int
+    word_order: int
+    beta: Beta
+    lowercase: bool
+    include_whitespace: bool
+    averaging: Averaging
+    count_hyp_without_ref: bool
+
+
+class Options(ExactOptions, total=False):
+    """`ExactOptions` plus the float-only `eps_smoothing`."""
+
+    eps_smoothing: bool
 
 
 @dataclass(frozen=True)
@@ -74,6 +92,16 @@ class Settings:
     @property
     def order_count(self) -> int:
         return self.char_order + self.word_order
+
+
+def exact_settings(options: ExactOptions) -> Settings:
+    """Settings for an exact entry point, which refuses the float-only ``eps_smoothing``."""
+    if "eps_smoothing" in options:
+        raise TypeError(
+            "eps_smoothing has no exact form: it is an option of chrf.score(), not of "
+            "the exact entry points"
+        )
+    return Settings(**options)
 
 
 def _order(name: str, value: object) -> int:

@@ -226,16 +226,7 @@ mod tests {
     }
 
     fn stats(orders: &[(u64, u64, u64)]) -> Statistics {
-        Statistics::from_orders(
-            orders
-                .iter()
-                .map(|&(h, r, m)| OrderCounts {
-                    hypothesis: h,
-                    reference: r,
-                    matching: m,
-                })
-                .collect(),
-        )
+        Statistics::from_triples(orders)
     }
 
     fn contract_settings() -> Settings {

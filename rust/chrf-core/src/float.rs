@@ -104,16 +104,7 @@ mod tests {
     }
 
     fn stats(orders: &[(u64, u64, u64)]) -> Statistics {
-        Statistics::from_orders(
-            orders
-                .iter()
-                .map(|&(h, r, m)| OrderCounts {
-                    hypothesis: h,
-                    reference: r,
-                    matching: m,
-                })
-                .collect(),
-        )
+        Statistics::from_triples(orders)
     }
 
     #[test]

@@ -64,6 +64,21 @@ impl Statistics {
         Ok(())
     }
 
+    /// Statistics from (hypothesis, reference, matching) triples, for tests.
+    #[cfg(test)]
+    pub(crate) fn from_triples(triples: &[(u64, u64, u64)]) -> Self {
+        Self::from_orders(
+            triples
+                .iter()
+                .map(|&(hypothesis, reference, matching)| OrderCounts {
+                    hypothesis,
+                    reference,
+                    matching,
+                })
+                .collect(),
+        )
+    }
+
     /// The sum of two statistics (see [`Statistics::checked_add_assign`]).
     pub fn checked_add(mut self, other: &Self) -> Result<Self, ChrfError> {
         self.checked_add_assign(other)?;

@@ -4,9 +4,7 @@
 //! argument and the segment index), Rust results to Python objects. The arithmetic lives in
 //! `chrf-core`; argument defaults and documentation live in `python/chrf`.
 
-use chrf_core::{
-    Averaging, Beta, ChrfError, Components, Corpus, NgramKind, OrderCounts, Settings, Statistics,
-};
+use chrf_core::{Averaging, Beta, ChrfError, Components, Corpus, NgramKind, Settings, Statistics};
 use num_rational::BigRational;
 use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -165,15 +163,6 @@ fn to_py_err(error: ChrfError) -> PyErr {
     }
 }
 
-/// Corpus statistics as a list of (hypothesis, reference, matching) counts per order.
-fn counts_to_py(stats: &Statistics) -> Vec<(u64, u64, u64)> {
-    stats
-        .orders()
-        .iter()
-        .map(|o: &OrderCounts| (o.hypothesis, o.reference, o.matching))
-        .collect()
-}
-
 fn corpus_statistics(py: Python<'_>, config: &Config, texts: &Texts) -> PyResult<Statistics> {
     let corpus = texts.corpus()?;
     py.detach(|| corpus.statistics(&config.settings))
@@ -245,27 +234,8 @@ fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py,
         .into_pyobject(py)
 }
 
-/// Corpus statistics: (hypothesis, reference, matching) counts per order.
-#[pyfunction]
-fn statistics(
-    py: Python<'_>,
-    config: &Config,
-    hypotheses: &Bound<'_, PyList>,
-    references: &Bound<'_, PyList>,
-    nested: bool,
-) -> PyResult<Vec<(u64, u64, u64)>> {
-    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    Ok(counts_to_py(&corpus_statistics(py, config, &texts)?))
-}
-
-/// The exact fraction of a rational, rounded to six decimals, ties to even.
-#[pyfunction]
-fn six_decimals(value: BigRational) -> String {
-    chrf_core::six_decimals(&value)
-}
-
 #[pymodule]
 mod _chrf {
     #[pymodule_export]
-    use super::{corpus_components, corpus_score, six_decimals, statistics, Config};
+    use super::{corpus_components, corpus_score, Config};
 }
