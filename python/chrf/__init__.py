@@ -7,19 +7,26 @@
 '25.000000'
 """
 
-from chrf._api import components, score
+from chrf._api import components, score, statistics
 from chrf._components import Components, OrderComponents
+from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
 from chrf._settings import Settings
+from chrf._statistics import Statistics
 
 __all__ = [
+    "CHRF",
+    "CHRFScore",
+    "CHRFSignature",
     "Components",
     "OrderComponents",
     "SelfTestError",
     "Settings",
+    "Statistics",
     "components",
     "score",
     "selftest",
+    "statistics",
 ]
 
 check_at_import()

@@ -7,11 +7,50 @@ from typing import TYPE_CHECKING
 
 from chrf import _chrf
 from chrf._components import Components, NgramType, OrderComponents
-from chrf._inputs import References, Texts, corpus
+from chrf._inputs import Corpus, References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
+from chrf._statistics import Counts, Statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+
+def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
+    """Corpus-level chrF (chrF++ with ``word_order=2``) on 0..100.
+
+    Equal (``==``) to ``sacrebleu.metrics.CHRF(...).corpus_score(...).score`` under the same
+    settings. ``references`` is one reference string per hypothesis, or a list of reference
+    streams, each with one reference per hypothesis (sacreBLEU's layout). The keyword options
+    and their defaults are those of :class:`chrf.Settings`.
+    """
+    settings = Settings(**options)
+    return score_of(settings, corpus_counts(settings, corpus(hypotheses, references)))
+
+
+def components(
+    hypotheses: Texts, references: References, **options: Unpack[ExactOptions]
+) -> Components:
+    """The corpus score with its per-order counts, precision, recall and F as exact fractions.
+
+    Same arguments as :func:`score`, but for ``eps_smoothing``, which has no exact form.
+    ``.to_dict()`` gives the ``chrf-components`` 1.0.0 output object.
+    """
+    settings = exact_settings(options)
+    c = corpus(hypotheses, references)
+    return components_of(settings, corpus_counts(settings, c), len(c.hypotheses))
+
+
+def statistics(
+    hypotheses: Texts, references: References, **options: Unpack[Options]
+) -> Statistics:
+    """The corpus statistics behind :func:`score`: per-order n-gram counts that add up.
+
+    Statistics of shards add (``a + b``, ``sum(parts)``) to those of the whole corpus, pickle,
+    and give ``.score()`` and ``.components()`` as the corpus would.
+    """
+    settings = Settings(**options)
+    c = corpus(hypotheses, references)
+    return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))
 
 
 @lru_cache(maxsize=64)
@@ -31,36 +70,16 @@ def config(settings: Settings) -> _chrf.Config:
     )
 
 
-def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
-    """Corpus-level chrF (chrF++ with ``word_order=2``) on 0..100.
-
-    Equal (``==``) to ``sacrebleu.metrics.CHRF(...).corpus_score(...).score`` under the same
-    settings. ``references`` is one reference string per hypothesis, or a list of reference
-    streams, each with one reference per hypothesis (sacreBLEU's layout). The keyword options
-    and their defaults are those of :class:`chrf.Settings`.
-    """
-    settings = Settings(**options)
-    c = corpus(hypotheses, references)
-    return _chrf.corpus_score(config(settings), c.hypotheses, c.streams, c.nested)
+def corpus_counts(settings: Settings, c: Corpus) -> Counts:
+    return tuple(_chrf.corpus_statistics(config(settings), c.hypotheses, c.streams, c.nested))
 
 
-def components(
-    hypotheses: Texts, references: References, **options: Unpack[ExactOptions]
-) -> Components:
-    """The corpus score with its per-order counts, precision, recall and F as exact fractions.
-
-    Same arguments as :func:`score`, but for ``eps_smoothing``, which has no exact form.
-    ``.to_dict()`` gives the ``chrf-components`` 1.0.0 output object.
-    """
-    settings = exact_settings(options)
-    c = corpus(hypotheses, references)
-    raw = _chrf.corpus_components(config(settings), c.hypotheses, c.streams, c.nested)
-    return components_from_raw(settings, len(c.hypotheses), raw)
+def score_of(settings: Settings, counts: Counts) -> float:
+    return _chrf.score_of(config(settings), list(counts))
 
 
-def components_from_raw(
-    settings: Settings, segment_count: int, raw: _chrf.RawComponents
-) -> Components:
+def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
+    raw = _chrf.components_of(config(settings), list(counts))
     orders, effective_count, avg_p, avg_r, fraction, text, cross_checked = raw
     return Components(
         settings=settings,

@@ -3,6 +3,9 @@
 from fractions import Fraction
 from typing import TypeAlias
 
+import numpy as np
+from numpy.typing import NDArray
+
 RawOrder: TypeAlias = tuple[
     str, int, int, int, int, bool, Fraction | None, Fraction | None, Fraction | None
 ]
@@ -24,9 +27,14 @@ class Config:
         count_hyp_without_ref: bool,
     ) -> Config: ...
 
-def corpus_score(
+def corpus_statistics(
     config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
-) -> float: ...
-def corpus_components(
+) -> list[tuple[int, int, int]]: ...
+def segment_statistics(
     config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
-) -> RawComponents: ...
+) -> NDArray[np.uint64]: ...
+def score_of(config: Config, counts: list[tuple[int, int, int]]) -> float: ...
+def components_of(config: Config, counts: list[tuple[int, int, int]]) -> RawComponents: ...
+def resampled_scores(
+    config: Config, segment_statistics: NDArray[np.uint64], picks: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]: ...

@@ -5,9 +5,11 @@
 //! * [`SegmentScorer`] and [`Corpus`]: per-order counts of segments and of corpora.
 //! * [`components`]: the score as exact reduced fractions, cross-checked.
 //! * [`float_score`]: the float score, bit for bit as sacreBLEU computes it.
+//! * [`bootstrap`]: sacreBLEU's float32 arithmetic of bootstrap resamples.
 //!
 //! No PyO3 here: the crate builds and tests without a Python interpreter.
 
+pub mod bootstrap;
 mod corpus;
 mod error;
 mod exact;

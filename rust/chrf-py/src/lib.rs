@@ -4,12 +4,19 @@
 //! argument and the segment index), Rust results to Python objects. The arithmetic lives in
 //! `chrf-core`; argument defaults and documentation live in `python/chrf`.
 
-use chrf_core::{Averaging, Beta, ChrfError, Components, Corpus, NgramKind, Settings, Statistics};
+mod texts;
+
+use chrf_core::bootstrap::{resampled_scores as resampled_scores_core, SegmentTable};
+use chrf_core::{
+    Averaging, Beta, ChrfError, Components, NgramKind, OrderCounts, Settings, Statistics,
+};
 use num_rational::BigRational;
-use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyTypeError, PyValueError};
+use numpy::{PyArray1, PyArray3, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3};
+use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyTuple};
+
+use texts::Texts;
 
 /// Validated settings, built once per call by the Python layer.
 #[pyclass(frozen, module = "chrf._chrf")]
@@ -59,101 +66,6 @@ impl Config {
     }
 }
 
-/// Texts read out of Python strings, kept alive by the strings themselves (no copy for ASCII).
-struct Texts {
-    hypotheses: Vec<PyBackedStr>,
-    references: Vec<Vec<PyBackedStr>>,
-}
-
-impl Texts {
-    /// Reads `hypotheses` (a list) and `references` (a list of reference streams, each a list).
-    /// `nested` says whether the caller passed streams, so that errors name what the caller wrote.
-    fn read(
-        hypotheses: &Bound<'_, PyList>,
-        references: &Bound<'_, PyList>,
-        nested: bool,
-        lowercase: bool,
-    ) -> PyResult<Self> {
-        let hypotheses = read_list(hypotheses, lowercase, |i| format!("hypotheses[{i}]"))?;
-        let references = references
-            .iter()
-            .enumerate()
-            .map(|(k, stream)| {
-                let stream = stream.cast_into::<PyList>().map_err(|_| {
-                    PyTypeError::new_err(format!("references[{k}] must be a list of str"))
-                })?;
-                read_list(&stream, lowercase, |i| {
-                    if nested {
-                        format!("references[{k}][{i}]")
-                    } else {
-                        format!("references[{i}]")
-                    }
-                })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(Self {
-            hypotheses,
-            references,
-        })
-    }
-
-    fn corpus(&self) -> PyResult<Corpus<'_, PyBackedStr>> {
-        Corpus::new(&self.hypotheses, &self.references).map_err(to_py_err)
-    }
-}
-
-fn read_list(
-    list: &Bound<'_, PyList>,
-    lowercase: bool,
-    name: impl Fn(usize) -> String,
-) -> PyResult<Vec<PyBackedStr>> {
-    list.iter()
-        .enumerate()
-        .map(|(i, item)| read_text(item, lowercase).map_err(|e| e.named(&name(i))))
-        .collect()
-}
-
-/// Why one item could not be read; the caller adds the item's name.
-enum TextError {
-    NotStr(String),
-    LoneSurrogate,
-    Python(PyErr),
-}
-
-impl TextError {
-    fn named(self, name: &str) -> PyErr {
-        match self {
-            Self::NotStr(type_name) => {
-                PyTypeError::new_err(format!("{name} must be str, not {type_name}"))
-            }
-            Self::LoneSurrogate => PyValueError::new_err(format!(
-                "{name} is not valid Unicode text: it contains a lone surrogate"
-            )),
-            Self::Python(err) => err,
-        }
-    }
-}
-
-fn read_text(item: Bound<'_, PyAny>, lowercase: bool) -> Result<PyBackedStr, TextError> {
-    let text = item.cast_into::<PyString>().map_err(|e| {
-        let type_name = e
-            .into_inner()
-            .get_type()
-            .qualname()
-            .map_or_else(|_| "an unknown type".to_string(), |n| n.to_string());
-        TextError::NotStr(type_name)
-    })?;
-    let text = if lowercase {
-        // Python's own str.lower(): its Unicode tables are the ones sacreBLEU's numbers use.
-        text.call_method0(pyo3::intern!(text.py(), "lower"))
-            .and_then(|lowered| Ok(lowered.cast_into::<PyString>()?))
-            .map_err(TextError::Python)?
-    } else {
-        text
-    };
-    PyBackedStr::try_from(text).map_err(|_| TextError::LoneSurrogate)
-}
-
 fn to_py_err(error: ChrfError) -> PyErr {
     let message = error.to_string();
     match error {
@@ -163,41 +75,127 @@ fn to_py_err(error: ChrfError) -> PyErr {
     }
 }
 
-fn corpus_statistics(py: Python<'_>, config: &Config, texts: &Texts) -> PyResult<Statistics> {
+/// The corpus statistics of hypotheses against reference streams, computed without the GIL.
+fn statistics_of_texts(py: Python<'_>, config: &Config, texts: &Texts) -> PyResult<Statistics> {
     let corpus = texts.corpus()?;
     py.detach(|| corpus.statistics(&config.settings))
         .map_err(to_py_err)
 }
 
-/// sacreBLEU's float corpus score (see `chrf.score`).
+/// Corpus statistics: one (hypothesis, reference, matching) count triple per order.
 #[pyfunction]
-fn corpus_score(
+fn corpus_statistics(
     py: Python<'_>,
     config: &Config,
     hypotheses: &Bound<'_, PyList>,
     references: &Bound<'_, PyList>,
     nested: bool,
-) -> PyResult<f64> {
+) -> PyResult<Vec<Counts>> {
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    let stats = corpus_statistics(py, config, &texts)?;
-    chrf_core::float_score(&stats, &config.settings).map_err(to_py_err)
+    Ok(counts_of(&statistics_of_texts(py, config, &texts)?))
 }
 
-/// Exact components of a corpus, as plain tuples that `chrf._components` wraps.
+/// Statistics of every segment: a uint64 array of shape (segments, orders, 3).
 #[pyfunction]
-fn corpus_components<'py>(
+fn segment_statistics<'py>(
     py: Python<'py>,
     config: &Config,
     hypotheses: &Bound<'py, PyList>,
     references: &Bound<'py, PyList>,
     nested: bool,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Bound<'py, PyArray3<u64>>> {
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    let stats = corpus_statistics(py, config, &texts)?;
-    let components = py
-        .detach(|| chrf_core::components(&stats, &config.settings))
-        .map_err(to_py_err)?;
+    let corpus = texts.corpus()?;
+    let flat: Vec<u64> = py.detach(|| {
+        corpus
+            .segment_statistics(&config.settings)
+            .iter()
+            .flat_map(counts_of)
+            .flat_map(|(h, r, m)| [h, r, m])
+            .collect()
+    });
+    let shape = [corpus.len(), config.settings.order_count(), 3];
+    PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// The float score of corpus statistics (see `chrf.score`).
+#[pyfunction]
+fn score_of(config: &Config, counts: Vec<Counts>) -> PyResult<f64> {
+    let stats = statistics_of_counts(config, counts)?;
+    chrf_core::float_score(&stats, &config.settings).map_err(to_py_err)
+}
+
+/// The exact components of corpus statistics, as plain tuples that `chrf._api` wraps.
+#[pyfunction]
+fn components_of<'py>(
+    py: Python<'py>,
+    config: &Config,
+    counts: Vec<Counts>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let stats = statistics_of_counts(config, counts)?;
+    let components = chrf_core::components(&stats, &config.settings).map_err(to_py_err)?;
     components_to_py(py, &components)
+}
+
+/// Score values, and whether each is a float32.
+type ResampledScores<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<bool>>);
+
+/// sacreBLEU's scores of bootstrap resamples of per-segment statistics (shape
+/// (segments, orders, 3)), one resample per row of `picks`: the float values, and whether each
+/// is a NumPy float32 (otherwise a Python float) in sacreBLEU's arithmetic.
+#[pyfunction]
+fn resampled_scores<'py>(
+    py: Python<'py>,
+    config: &Config,
+    segment_statistics: PyReadonlyArray3<'py, u64>,
+    picks: PyReadonlyArray2<'py, i64>,
+) -> PyResult<ResampledScores<'py>> {
+    let not_contiguous = |_| PyValueError::new_err("arrays must be C-contiguous");
+    let counts = segment_statistics.as_slice().map_err(not_contiguous)?;
+    let picks = picks.as_slice().map_err(not_contiguous)?;
+    let settings = &config.settings;
+    let scores = py
+        .detach(|| {
+            let table = SegmentTable::new(counts, settings)?;
+            resampled_scores_core(&table, picks, settings)
+        })
+        .map_err(to_py_err)?;
+    let values = scores.iter().map(|s| s.value()).collect();
+    let float32 = scores.iter().map(|s| s.is_float32()).collect();
+    Ok((
+        PyArray1::from_vec(py, values),
+        PyArray1::from_vec(py, float32),
+    ))
+}
+
+type Counts = (u64, u64, u64);
+
+fn counts_of(stats: &Statistics) -> Vec<Counts> {
+    stats
+        .orders()
+        .iter()
+        .map(|o| (o.hypothesis, o.reference, o.matching))
+        .collect()
+}
+
+fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> PyResult<Statistics> {
+    let expected = config.settings.order_count();
+    if counts.len() != expected {
+        return Err(PyValueError::new_err(format!(
+            "statistics hold {} orders but the settings have {expected}",
+            counts.len()
+        )));
+    }
+    Ok(Statistics::from_orders(
+        counts
+            .into_iter()
+            .map(|(hypothesis, reference, matching)| OrderCounts {
+                hypothesis,
+                reference,
+                matching,
+            })
+            .collect(),
+    ))
 }
 
 fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py, PyTuple>> {
@@ -237,5 +235,7 @@ fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py,
 #[pymodule]
 mod _chrf {
     #[pymodule_export]
-    use super::{corpus_components, corpus_score, Config};
+    use super::{
+        components_of, corpus_statistics, resampled_scores, score_of, segment_statistics, Config,
+    };
 }

@@ -1,0 +1,258 @@
+"""`chrf.CHRF`: a drop-in for `sacrebleu.metrics.CHRF`, with the same numbers and strings."""
+
+from __future__ import annotations
+
+import json
+import statistics as pystats
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from chrf._api import corpus_counts, score_of
+from chrf._inputs import Corpus, References, Texts, as_list, corpus
+from chrf._settings import Averaging, Beta, Settings
+
+__all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
+
+try:
+    VERSION = version("chrf")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    VERSION = "0+unknown"
+SIGNATURE_VERSION = f"chrf-{VERSION}"
+
+
+class CHRFSignature:
+    """sacreBLEU's reproducibility signature, with the same keys, order and abbreviations.
+
+    Settings sacreBLEU does not have appear only when they differ from the default
+    (``avg:per_order_f``, ``hypnoref:count``), so a default signature reads exactly like
+    sacreBLEU's, but for the version, which names this package.
+    """
+
+    def __init__(self, metric: CHRF) -> None:
+        if metric.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        self._abbr = {
+            "version": "v",
+            "nrefs": "#",
+            "test": "t",
+            "lang": "l",
+            "subset": "S",
+            "origlang": "o",
+            "bs": "bs",
+            "ar": "ar",
+            "seed": "rs",
+            "case": "c",
+            "eff": "e",
+            "nc": "nc",
+            "nw": "nw",
+            "space": "s",
+            "avg": "a",
+            "hypnoref": "hnr",
+        }
+        s = metric.settings
+        self.info: dict[str, Any] = {
+            "version": SIGNATURE_VERSION,
+            "nrefs": metric.num_refs,
+            "bs": metric.n_bootstrap,
+            "ar": None,
+            "seed": metric.seed,
+            "test": None,
+            "lang": None,
+            "origlang": None,
+            "subset": None,
+            "case": "lc" if s.lowercase else "mixed",
+            "eff": "no" if s.eps_smoothing else "yes",
+            "nc": s.char_order,
+            "nw": s.word_order,
+            "space": "yes" if s.include_whitespace else "no",
+            "avg": None if s.averaging == "precision_recall" else s.averaging,
+            "hypnoref": "count" if s.count_hyp_without_ref else None,
+        }
+
+    def format(self, short: bool = False) -> str:
+        """``key:value`` pairs joined by ``|``, None values left out, the version last."""
+        pairs = []
+        keys = [key for key in self.info if key != "version"] + ["version"]
+        for key in keys:
+            value = self.info[key]
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            pairs.append(f"{self._abbr[key] if short else key}:{value}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: Any) -> None:
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+class CHRFScore:
+    """A chrF score as sacreBLEU prints it: ``chrF2 = 64.64``, ``chrF2++ = 62.24``."""
+
+    def __init__(self, score: float, char_order: int, word_order: int, beta: Beta) -> None:
+        self.beta = beta
+        self.char_order = char_order
+        self.word_order = word_order
+        self.name = f"chrF{beta}" + "+" * word_order
+        self.score = score
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+    def format(
+        self,
+        width: int = 2,
+        score_only: bool = False,
+        signature: str = "",
+        is_json: bool = False,
+    ) -> str:
+        """sacreBLEU's `Score.format`, character for character."""
+        d: dict[str, Any] = {
+            "name": self.name,
+            "score": float(f"{self.score:.{width}f}"),
+            "signature": signature,
+        }
+        sc = f"{self.score:.{width}f}"
+        if self._mean > 0:
+            confidence_mean = f"{self._mean:.{width}f}"
+            confidence_var = f"{self._ci:.{width}f}"
+            confidence_str = f"μ = {confidence_mean} ± {confidence_var}"
+            sc += f" ({confidence_str})"
+            if is_json:
+                d["confidence_mean"] = float(confidence_mean)
+                d["confidence_var"] = float(confidence_var)
+                d["confidence"] = confidence_str
+        full_score = f"{self.name}|{signature}" if signature else self.name
+        full_score = f"{full_score} = {sc}"
+        if self._verbose:
+            full_score += f" {self._verbose}"
+            d["verbose_score"] = self._verbose
+        if score_only:
+            return sc
+        if is_json:
+            for param in signature.split("|"):
+                key, value = param.split(":")
+                d[key] = value
+            return json.dumps(d, indent=1, ensure_ascii=False)
+        return full_score
+
+    def estimate_ci(self, scores: Sequence[Any]) -> None:
+        """Mean and half-width of the 95% interval of bootstrap scores (sacreBLEU's rule)."""
+        raw_scores = sorted(getattr(s, "score", s) for s in scores)
+        n = len(raw_scores)
+        lower_idx = n // 40
+        upper_idx = n - lower_idx - 1
+        lower, upper = raw_scores[lower_idx], raw_scores[upper_idx]
+        self._ci = 0.5 * (upper - lower)
+        self._mean = pystats.mean(raw_scores)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+class CHRF:
+    """Drop-in for ``sacrebleu.metrics.CHRF``: same constructor, methods, scores and signature.
+
+    ``references`` in :meth:`corpus_score` may be sacreBLEU's reference streams or one reference
+    string per hypothesis; streams of the wrong length raise ValueError instead of being
+    truncated. The two keyword-only arguments are this package's (see :class:`chrf.Settings`).
+    """
+
+    CHAR_ORDER = 6
+    WORD_ORDER = 0
+    BETA = 2
+
+    def __init__(
+        self,
+        char_order: int = CHAR_ORDER,
+        word_order: int = WORD_ORDER,
+        beta: Beta = BETA,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+        references: Sequence[Sequence[str]] | None = None,
+        *,
+        averaging: Averaging = "precision_recall",
+        count_hyp_without_ref: bool = False,
+    ) -> None:
+        self.settings = Settings(
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            lowercase=lowercase,
+            include_whitespace=whitespace,
+            averaging=averaging,
+            eps_smoothing=eps_smoothing,
+            count_hyp_without_ref=count_hyp_without_ref,
+        )
+        self.char_order = self.settings.char_order
+        self.word_order = self.settings.word_order
+        self.beta = self.settings.beta
+        self.order = self.char_order + self.word_order
+        self.lowercase = lowercase
+        self.whitespace = whitespace
+        self.eps_smoothing = eps_smoothing
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+        self._ref_cache: list[list[object]] | None = None
+        if references is not None:
+            self._ref_cache = self._streams(references)
+
+    def _streams(self, references: References) -> list[list[object]]:
+        refs = as_list(references, "references")
+        if refs and isinstance(refs[0], str):
+            streams = [refs]
+        else:
+            streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
+        self.num_refs = len(streams)
+        return streams
+
+    def _corpus(self, hypotheses: Texts, references: References | None) -> Corpus:
+        if references is None:
+            if self._ref_cache is None:
+                raise RuntimeError("No references provided and the cache is empty.")
+            return corpus(hypotheses, self._ref_cache)
+        return corpus(hypotheses, self._streams(references))
+
+    def corpus_score(
+        self,
+        hypotheses: Texts,
+        references: References | None,
+        n_bootstrap: int = 1,
+    ) -> CHRFScore:
+        """The corpus score; with ``n_bootstrap > 1``, also sacreBLEU's bootstrap 95% interval."""
+        c = self._corpus(hypotheses, references)
+        if n_bootstrap > 1:
+            from chrf._significance import bootstrap_scores
+
+            self.n_bootstrap = n_bootstrap
+            self.seed, samples = bootstrap_scores(self.settings, c, n_bootstrap)
+            result = self._score(score_of(self.settings, corpus_counts(self.settings, c)))
+            result.estimate_ci(samples)
+            return result
+        return self._score(score_of(self.settings, corpus_counts(self.settings, c)))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
+        """The score of one hypothesis against one or more references."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be str, not {type(hypothesis).__name__}")
+        refs = as_list(references, "references")
+        if not refs:
+            raise ValueError("references must not be empty")
+        self.num_refs = len(refs)
+        c = Corpus([hypothesis], [[ref] for ref in refs], nested=True)
+        return self._score(score_of(self.settings, corpus_counts(self.settings, c)))
+
+    def get_signature(self) -> CHRFSignature:
+        return CHRFSignature(self)
+
+    def _score(self, value: float) -> CHRFScore:
+        return CHRFScore(value, self.char_order, self.word_order, self.beta)

@@ -1,0 +1,104 @@
+//! Reading Python strings: type checks and errors that name the argument and segment index.
+
+use chrf_core::Corpus;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyList, PyString};
+
+use crate::to_py_err;
+
+/// Texts read out of Python strings, kept alive by the strings themselves (no copy for ASCII).
+pub struct Texts {
+    pub hypotheses: Vec<PyBackedStr>,
+    pub references: Vec<Vec<PyBackedStr>>,
+}
+
+impl Texts {
+    /// Reads `hypotheses` (a list) and `references` (a list of reference streams, each a list).
+    /// `nested` says whether the caller passed streams, so that errors name what the caller wrote.
+    pub fn read(
+        hypotheses: &Bound<'_, PyList>,
+        references: &Bound<'_, PyList>,
+        nested: bool,
+        lowercase: bool,
+    ) -> PyResult<Self> {
+        let hypotheses = read_list(hypotheses, lowercase, |i| format!("hypotheses[{i}]"))?;
+        let references = references
+            .iter()
+            .enumerate()
+            .map(|(k, stream)| {
+                let stream = stream.cast_into::<PyList>().map_err(|_| {
+                    PyTypeError::new_err(format!("references[{k}] must be a list of str"))
+                })?;
+                read_list(&stream, lowercase, |i| {
+                    if nested {
+                        format!("references[{k}][{i}]")
+                    } else {
+                        format!("references[{i}]")
+                    }
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(Self {
+            hypotheses,
+            references,
+        })
+    }
+
+    pub fn corpus(&self) -> PyResult<Corpus<'_, PyBackedStr>> {
+        Corpus::new(&self.hypotheses, &self.references).map_err(to_py_err)
+    }
+}
+
+fn read_list(
+    list: &Bound<'_, PyList>,
+    lowercase: bool,
+    name: impl Fn(usize) -> String,
+) -> PyResult<Vec<PyBackedStr>> {
+    list.iter()
+        .enumerate()
+        .map(|(i, item)| read_text(item, lowercase).map_err(|e| e.named(&name(i))))
+        .collect()
+}
+
+/// Why one item could not be read; the caller adds the item's name.
+enum TextError {
+    NotStr(String),
+    LoneSurrogate,
+    Python(PyErr),
+}
+
+impl TextError {
+    fn named(self, name: &str) -> PyErr {
+        match self {
+            Self::NotStr(type_name) => {
+                PyTypeError::new_err(format!("{name} must be str, not {type_name}"))
+            }
+            Self::LoneSurrogate => PyValueError::new_err(format!(
+                "{name} is not valid Unicode text: it contains a lone surrogate"
+            )),
+            Self::Python(err) => err,
+        }
+    }
+}
+
+fn read_text(item: Bound<'_, PyAny>, lowercase: bool) -> Result<PyBackedStr, TextError> {
+    let text = item.cast_into::<PyString>().map_err(|e| {
+        let type_name = e
+            .into_inner()
+            .get_type()
+            .qualname()
+            .map_or_else(|_| "an unknown type".to_string(), |n| n.to_string());
+        TextError::NotStr(type_name)
+    })?;
+    let text = if lowercase {
+        // Python's own str.lower(): its Unicode tables are the ones sacreBLEU's numbers use.
+        text.call_method0(pyo3::intern!(text.py(), "lower"))
+            .and_then(|lowered| Ok(lowered.cast_into::<PyString>()?))
+            .map_err(TextError::Python)?
+    } else {
+        text
+    };
+    PyBackedStr::try_from(text).map_err(|_| TextError::LoneSurrogate)
+}
