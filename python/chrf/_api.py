@@ -40,9 +40,7 @@ def components(
     return components_of(settings, corpus_counts(settings, c), len(c.hypotheses))
 
 
-def statistics(
-    hypotheses: Texts, references: References, **options: Unpack[Options]
-) -> Statistics:
+def statistics(hypotheses: Texts, references: References, **options: Unpack[Options]) -> Statistics:
     """The corpus statistics behind :func:`score`: per-order n-gram counts that add up.
 
     Statistics of shards add (``a + b``, ``sum(parts)``) to those of the whole corpus, pickle,

@@ -247,6 +247,9 @@ class CHRF:
         refs = as_list(references, "references")
         if not refs:
             raise ValueError("references must not be empty")
+        for k, ref in enumerate(refs):
+            if not isinstance(ref, str):
+                raise TypeError(f"references[{k}] must be str, not {type(ref).__name__}")
         self.num_refs = len(refs)
         c = Corpus([hypothesis], [[ref] for ref in refs], nested=True)
         return self._score(score_of(self.settings, corpus_counts(self.settings, c)))

@@ -34,8 +34,9 @@ def bootstrap_scores(settings: Settings, c: Corpus, n_samples: int) -> tuple[str
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
     values, is_float32 = _chrf.resampled_scores(cfg, stats, picks)
-    scores = [
-        np.float32(v) if f32 else float(v)
-        for v, f32 in zip(values.tolist(), is_float32.tolist(), strict=True)
-    ]
-    return seed_text, scores
+    if is_float32.any():
+        # A resample with no effective order scores a Python 0.0 in sacreBLEU, which then
+        # cannot average it with float32s (statistics.mean raises TypeError). 0.0 is exact in
+        # float32, so holding every score as float32 gives the mean sacreBLEU means.
+        return seed_text, list(values.astype(np.float32))
+    return seed_text, values.tolist()

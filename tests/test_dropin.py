@@ -1,0 +1,108 @@
+"""chrf.CHRF as a drop-in for sacrebleu.metrics.CHRF: same behaviour, safer on bad input."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+
+import pytest
+from sacrebleu.metrics import CHRF as SacreCHRF
+
+import chrf
+
+HYPS = ["The cat sat on the mat.", "A dog barked loudly.", ""]
+REFS_A = ["The cat sat on a mat.", "The dog barked.", "Nothing."]
+REFS_B = ["A cat was sitting on the mat.", "A dog was barking.", ""]
+
+
+def test_the_readme_before_and_after() -> None:
+    before = SacreCHRF(word_order=2).corpus_score(HYPS, [REFS_A, REFS_B])
+    after = chrf.CHRF(word_order=2).corpus_score(HYPS, [REFS_A, REFS_B])
+    assert after.score == before.score
+    assert str(after) == str(before)
+    assert (after.char_order, after.word_order, after.beta) == (6, 2, 2)
+    assert after.name == "chrF2++"
+
+
+def test_signature_matches_sacrebleu_but_for_the_version() -> None:
+    ours, theirs = (
+        chrf.CHRF(lowercase=True, whitespace=True),
+        SacreCHRF(lowercase=True, whitespace=True),
+    )
+    ours.corpus_score(HYPS, [REFS_A, REFS_B])
+    theirs.corpus_score(HYPS, [REFS_A, REFS_B])
+    assert str(ours.get_signature()) == str(theirs.get_signature()).replace(
+        "version:2.6.0", f"version:chrf-{chrf._sacrebleu.VERSION}"
+    )
+    short_ours = ours.get_signature().format(short=True)
+    short_theirs = theirs.get_signature().format(short=True)
+    assert short_ours.rsplit("|v:", 1)[0] == short_theirs.rsplit("|v:", 1)[0]
+
+
+def test_settings_beyond_sacrebleu_show_in_the_signature() -> None:
+    metric = chrf.CHRF(averaging="per_order_f", count_hyp_without_ref=True)
+    metric.corpus_score(HYPS, [REFS_A])
+    signature = str(metric.get_signature())
+    assert "|avg:per_order_f|hypnoref:count|" in signature
+    default = chrf.CHRF()
+    default.corpus_score(HYPS, [REFS_A])
+    assert "avg" not in str(default.get_signature())
+
+
+def test_signature_needs_a_scored_corpus_as_in_sacrebleu() -> None:
+    with pytest.raises(ValueError, match="Number of references unknown"):
+        chrf.CHRF().get_signature()
+    cached = chrf.CHRF(references=[REFS_A, REFS_B])
+    assert "nrefs:2" in str(cached.get_signature())
+
+
+def test_cached_references_are_used_when_none_are_given() -> None:
+    cached = chrf.CHRF(references=[REFS_A])
+    assert cached.corpus_score(HYPS, None).score == chrf.score(HYPS, REFS_A)
+    with pytest.raises(RuntimeError, match="cache is empty"):
+        chrf.CHRF().corpus_score(HYPS, None)
+
+
+def test_streams_of_the_wrong_length_are_refused_not_truncated() -> None:
+    # sacreBLEU zips the streams and silently scores the first two segments only.
+    truncated = SacreCHRF().corpus_score(HYPS, [REFS_A[:2]])
+    assert truncated.score == SacreCHRF().corpus_score(HYPS[:2], [REFS_A[:2]]).score
+    with pytest.raises(ValueError, match=r"references\[0\] has 2 segments but hypotheses has 3"):
+        chrf.CHRF().corpus_score(HYPS, [REFS_A[:2]])
+
+
+def test_a_flat_reference_list_means_one_reference_per_hypothesis() -> None:
+    assert (
+        chrf.CHRF().corpus_score(HYPS, REFS_A).score
+        == chrf.CHRF().corpus_score(HYPS, [REFS_A]).score
+    )
+
+
+def test_sentence_score_takes_several_references() -> None:
+    ours = chrf.CHRF().sentence_score(HYPS[0], [REFS_A[0], REFS_B[0]])
+    assert ours.score == SacreCHRF().sentence_score(HYPS[0], [REFS_A[0], REFS_B[0]]).score
+    with pytest.raises(TypeError, match="hypothesis must be str"):
+        chrf.CHRF().sentence_score(None, ["a"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"references\[1\] must be str, not int"):
+        chrf.CHRF().sentence_score("a", ["a", 3])  # type: ignore[list-item]
+
+
+def test_fraction_beta_names_the_score() -> None:
+    result = chrf.CHRF(beta=Fraction(3, 2)).corpus_score(HYPS, [REFS_A])
+    assert result.name == "chrF3/2"
+    assert result.score == chrf.score(HYPS, REFS_A, beta=Fraction(3, 2))
+
+
+def test_statistics_add_pickle_and_score_like_the_whole_corpus() -> None:
+    whole = chrf.statistics(HYPS, [REFS_A, REFS_B], word_order=2)
+    parts = [
+        chrf.statistics([h], [[a], [b]], word_order=2)
+        for h, a, b in zip(HYPS, REFS_A, REFS_B, strict=True)
+    ]
+    merged = sum(parts)
+    assert merged == whole
+    assert chrf.Statistics.total(pickle.loads(pickle.dumps(parts))) == whole
+    assert whole.score() == chrf.score(HYPS, [REFS_A, REFS_B], word_order=2)
+    assert whole.components() == chrf.components(HYPS, [REFS_A, REFS_B], word_order=2)
+    with pytest.raises(ValueError, match="different settings"):
+        whole + chrf.statistics(HYPS, [REFS_A])
