@@ -8,6 +8,13 @@
 """
 
 from chrf._api import components, score, statistics
+from chrf._batch import (
+    aggregate,
+    aggregate_batched,
+    pairwise,
+    pairwise_batched,
+    sentence_scores,
+)
 from chrf._components import Components, OrderComponents
 from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
@@ -23,9 +30,14 @@ __all__ = [
     "SelfTestError",
     "Settings",
     "Statistics",
+    "aggregate",
+    "aggregate_batched",
     "components",
+    "pairwise",
+    "pairwise_batched",
     "score",
     "selftest",
+    "sentence_scores",
     "statistics",
 ]
 

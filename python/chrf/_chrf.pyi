@@ -38,3 +38,16 @@ def components_of(config: Config, counts: list[tuple[int, int, int]]) -> RawComp
 def resampled_scores(
     config: Config, segment_statistics: NDArray[np.uint64], picks: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]: ...
+def sentence_scores(
+    config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
+) -> NDArray[np.float64]: ...
+def pairwise(
+    config: Config, hypotheses: list[list[object]], references: list[list[object]]
+) -> NDArray[np.float64]: ...
+def aggregate(
+    config: Config,
+    hypotheses: list[list[object]],
+    references: list[list[object]],
+    weights: list[list[int] | None] | None,
+) -> NDArray[np.float64]: ...
+def thread_count() -> int: ...

@@ -193,13 +193,15 @@ pub fn resampled_scores(
             "resample index {bad} is outside 0..{n}"
         )));
     }
-    Ok(picks
-        .par_chunks(n)
-        .map(|row| {
-            let sums = table.sum_rows(row.iter().map(|&i| i as usize));
-            sacrebleu_score_f32(&sums, settings)
-        })
-        .collect())
+    Ok(crate::pool::run(|| {
+        picks
+            .par_chunks(n)
+            .map(|row| {
+                let sums = table.sum_rows(row.iter().map(|&i| i as usize));
+                sacrebleu_score_f32(&sums, settings)
+            })
+            .collect()
+    }))
 }
 
 #[cfg(test)]

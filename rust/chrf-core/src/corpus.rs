@@ -2,7 +2,8 @@
 
 use rayon::prelude::*;
 
-use crate::segment::SegmentScorer;
+use crate::pool;
+use crate::segment::{add_segment_statistics, segment_score, segment_statistics};
 use crate::{ChrfError, Settings, Statistics};
 
 /// Segments per rayon task: small segments are too cheap to be worth a task each.
@@ -48,14 +49,27 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
 
     /// The statistics of every segment, in order.
     pub fn segment_statistics(&self, settings: &Settings) -> Vec<Statistics> {
-        (0..self.len())
-            .into_par_iter()
-            .with_min_len(MIN_SEGMENTS_PER_TASK)
-            .map_init(
-                || (SegmentScorer::new(settings), Vec::new()),
-                |(scorer, refs), i| self.score_segment(scorer, refs, i),
-            )
-            .collect()
+        pool::run(|| {
+            (0..self.len())
+                .into_par_iter()
+                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .map(|i| self.statistics_of(i, settings))
+                .collect()
+        })
+    }
+
+    /// The float score of every segment: sacreBLEU's sentence scores.
+    pub fn segment_scores(&self, settings: &Settings) -> Result<Vec<f64>, ChrfError> {
+        pool::run(|| {
+            (0..self.len())
+                .into_par_iter()
+                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .map(|i| {
+                    let references = self.references.iter().map(|stream| stream[i].as_ref());
+                    segment_score(self.hypotheses[i].as_ref(), references, settings)
+                })
+                .collect()
+        })
     }
 
     /// The corpus statistics: the order-by-order sum over all segments.
@@ -64,29 +78,23 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         (0..self.len())
             .into_par_iter()
             .with_min_len(MIN_SEGMENTS_PER_TASK)
-            .fold(
-                || Ok((SegmentScorer::new(settings), Vec::new(), zeros())),
-                |acc: Result<_, ChrfError>, i| {
-                    let (mut scorer, mut refs, mut sum) = acc?;
-                    let segment = self.score_segment(&mut scorer, &mut refs, i);
-                    sum.checked_add_assign(&segment)?;
-                    Ok((scorer, refs, sum))
-                },
-            )
-            .map(|acc| acc.map(|(_, _, sum)| sum))
+            .try_fold(zeros, |mut sum, i| {
+                let references = self.references.iter().map(|stream| stream[i].as_ref());
+                add_segment_statistics(
+                    self.hypotheses[i].as_ref(),
+                    references,
+                    settings,
+                    &mut sum,
+                )?;
+                Ok(sum)
+            })
             // Integer sums are exact, so the grouping rayon picks cannot change the result.
             .try_reduce(zeros, |a, b| a.checked_add(&b))
     }
 
-    fn score_segment<'s>(
-        &'s self,
-        scorer: &mut SegmentScorer<'_>,
-        refs: &mut Vec<&'s str>,
-        i: usize,
-    ) -> Statistics {
-        refs.clear();
-        refs.extend(self.references.iter().map(|stream| stream[i].as_ref()));
-        scorer.statistics(self.hypotheses[i].as_ref(), refs)
+    fn statistics_of(&self, i: usize, settings: &Settings) -> Statistics {
+        let references = self.references.iter().map(|stream| stream[i].as_ref());
+        segment_statistics(self.hypotheses[i].as_ref(), references, settings)
     }
 }
 

@@ -17,7 +17,7 @@ pub enum ChrfError {
     },
     /// Statistics of different order layouts cannot be added.
     OrderCountMismatch { expected: usize, found: usize },
-    /// A corpus count does not fit in 64 bits (about 1.8e19 n-grams).
+    /// A count does not fit in 128 bits.
     CountOverflow,
     /// `eps_smoothing` is defined on floats only; it has no exact fraction.
     EpsSmoothingHasNoExactForm,
@@ -42,7 +42,7 @@ impl fmt::Display for ChrfError {
                 f,
                 "statistics hold {found} orders where {expected} were expected"
             ),
-            Self::CountOverflow => f.write_str("an n-gram count exceeds 2**64 - 1"),
+            Self::CountOverflow => f.write_str("an n-gram count exceeds 2**128 - 1"),
             Self::EpsSmoothingHasNoExactForm => f.write_str(
                 "eps_smoothing is a float-only mode with no exact fraction; use the float score",
             ),

@@ -5,7 +5,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use crate::{Averaging, ChrfError, OrderCounts, Settings, Statistics};
+use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
 /// Whether an order counts character or word n-grams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +101,7 @@ fn order_components(
     } else {
         (NgramKind::Word, index - settings.char_order() + 1)
     };
-    let ratio = |total: u64| {
+    let ratio = |total: Count| {
         (total > 0).then(|| BigRational::new(BigInt::from(counts.matching), BigInt::from(total)))
     };
     let precision = ratio(counts.hypothesis);
@@ -225,7 +225,7 @@ mod tests {
         BigRational::new(p.into(), q.into())
     }
 
-    fn stats(orders: &[(u64, u64, u64)]) -> Statistics {
+    fn stats(orders: &[(Count, Count, Count)]) -> Statistics {
         Statistics::from_triples(orders)
     }
 

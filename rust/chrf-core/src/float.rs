@@ -8,34 +8,43 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-use crate::{components, Averaging, ChrfError, OrderCounts, Settings, Statistics};
+use crate::{components, Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
 /// sacreBLEU's stand-in for an undefined precision, recall or F.
 const EPS: f64 = 1e-16;
 
 /// The largest integer up to which every integer converts to `f64` exactly.
-const EXACT_INT_LIMIT: u64 = 1 << f64::MANTISSA_DIGITS;
+const EXACT_INT_LIMIT: Count = 1 << f64::MANTISSA_DIGITS;
 
 /// The float score of statistics on 0..100: sacreBLEU's arithmetic, bit for bit; for
 /// `per_order_f` averaging, which sacreBLEU does not have, the exact score rounded once.
 pub fn float_score(stats: &Statistics, settings: &Settings) -> Result<f64, ChrfError> {
+    float_score_of_orders(stats.orders(), settings)
+}
+
+/// [`float_score`] of per-order counts.
+pub(crate) fn float_score_of_orders(
+    orders: &[OrderCounts],
+    settings: &Settings,
+) -> Result<f64, ChrfError> {
     if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
-        return Ok(rational_to_f64(&components(stats, settings)?.score));
+        let stats = Statistics::from_orders(orders.to_vec());
+        return Ok(rational_to_f64(&components(&stats, settings)?.score));
     }
-    Ok(sacrebleu_score(stats, settings))
+    Ok(sacrebleu_score(orders, settings))
 }
 
 /// sacreBLEU's score (0..100) of the given statistics: `CHRF._compute_f_score`.
 ///
 /// Also what sacreBLEU compares to pick the best of several references for a segment.
-pub fn sacrebleu_score(stats: &Statistics, settings: &Settings) -> f64 {
+pub fn sacrebleu_score(orders: &[OrderCounts], settings: &Settings) -> f64 {
     let factor = settings.beta.factor();
     let one_plus_factor = settings.beta.one_plus_factor();
     let mut eps_score = 0.0;
     let mut effective_orders = 0u64;
     let (mut avg_prec, mut avg_rec) = (0.0, 0.0);
 
-    for counts in stats.orders() {
+    for counts in orders {
         let (prec, rec) = precision_recall(counts);
         let denom = factor * prec + rec;
         eps_score += if denom > 0.0 {
@@ -51,7 +60,7 @@ pub fn sacrebleu_score(stats: &Statistics, settings: &Settings) -> f64 {
     }
 
     if settings.eps_smoothing {
-        return 100.0 * eps_score / stats.orders().len() as f64;
+        return 100.0 * eps_score / orders.len() as f64;
     }
     if effective_orders > 0 {
         avg_prec /= effective_orders as f64;
@@ -68,7 +77,7 @@ pub fn sacrebleu_score(stats: &Statistics, settings: &Settings) -> f64 {
 }
 
 fn precision_recall(counts: &OrderCounts) -> (f64, f64) {
-    let ratio = |total: u64| {
+    let ratio = |total: Count| {
         if total > 0 {
             true_division(counts.matching, total)
         } else {
@@ -79,7 +88,7 @@ fn precision_recall(counts: &OrderCounts) -> (f64, f64) {
 }
 
 /// Python's `a / b` on ints: the exact quotient rounded to the nearest double.
-pub(crate) fn true_division(a: u64, b: u64) -> f64 {
+pub(crate) fn true_division(a: Count, b: Count) -> f64 {
     if a <= EXACT_INT_LIMIT && b <= EXACT_INT_LIMIT {
         // Both operands are exact, so the one division rounds once, as Python does.
         a as f64 / b as f64
@@ -103,7 +112,7 @@ mod tests {
         Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap()
     }
 
-    fn stats(orders: &[(u64, u64, u64)]) -> Statistics {
+    fn stats(orders: &[(Count, Count, Count)]) -> Statistics {
         Statistics::from_triples(orders)
     }
 
@@ -119,12 +128,15 @@ mod tests {
             (0, 0, 0),
             (0, 0, 0),
         ]);
-        assert_eq!(sacrebleu_score(&st, &s), 25.0);
+        assert_eq!(sacrebleu_score(st.orders(), &s), 25.0);
     }
 
     #[test]
     fn no_effective_order_scores_zero() {
-        assert_eq!(sacrebleu_score(&stats(&[(0, 3, 0)]), &settings(1, 0)), 0.0);
+        assert_eq!(
+            sacrebleu_score(stats(&[(0, 3, 0)]).orders(), &settings(1, 0)),
+            0.0
+        );
     }
 
     #[test]
@@ -132,7 +144,7 @@ mod tests {
         let mut s = settings(2, 0);
         s.eps_smoothing = true;
         // Order 1: P = R = 1/2, F = 1/2; order 2 undefined on both sides: F = eps.
-        let got = sacrebleu_score(&stats(&[(2, 2, 1), (0, 0, 0)]), &s);
+        let got = sacrebleu_score(stats(&[(2, 2, 1), (0, 0, 0)]).orders(), &s);
         assert_eq!(got, 100.0 * (0.5 + EPS) / 2.0);
     }
 
@@ -140,9 +152,10 @@ mod tests {
     fn huge_counts_divide_like_python() {
         // Values printed by CPython 3.11 for the same int divisions.
         assert_eq!(true_division(1, 3), 0.3333333333333333);
-        assert_eq!(true_division(u64::MAX, 3), 6.148914691236517e18);
+        assert_eq!(true_division(u64::MAX.into(), 3), 6.148914691236517e18);
+        assert_eq!(true_division(u128::MAX, 7), 4.861176670299121e37);
         assert_eq!(true_division((1 << 53) + 1, (1 << 54) + 3), 0.5);
-        assert_eq!(true_division(u64::MAX - 1, u64::MAX), 1.0);
+        assert_eq!(true_division(u128::MAX - 1, u128::MAX), 1.0);
         // Pairs where converting each operand to f64 first gives a different last bit.
         let cases = [
             (14046286627791492475, 8720394264201255075, 1.610739859028388),

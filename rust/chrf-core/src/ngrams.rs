@@ -4,21 +4,20 @@
 //! truncated to `max_order` units. Windows that share their first n units are then adjacent for
 //! every order n at once, so one pass over the sorted windows yields Σ min(hyp count, ref count)
 //! for every order, with no hashing and therefore no collisions to worry about.
+//!
+//! When the units are small (callers map code points to dense per-segment ids), a whole window
+//! packs into one `u64` or `u128`, and the sort compares integers; otherwise windows are
+//! compared as slices.
 
-/// Bits per unit in a packed window key: every code point (≤ U+10FFFF) plus one fits in 21 bits.
-const SLOT_BITS: u32 = 21;
-/// Longest window that packs into a `u128` with two low bits left for the side tag.
-const MAX_PACKED_ORDER: usize = 6;
-/// Largest unit value that packs (units are stored plus one so that 0 marks an empty slot).
-const MAX_PACKED_UNIT: u32 = (1 << SLOT_BITS) - 2;
-const REF_TAG: u128 = 1;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 
 /// Reusable buffers, so that scoring many segments does not allocate per segment.
 #[derive(Default)]
 pub struct MatchScratch {
-    packed: Vec<u128>,
+    keys64: [Vec<u64>; 2],
+    keys128: [Vec<u128>; 2],
+    buckets: Vec<u32>,
     windows: Vec<Window>,
-    open: Vec<[u64; 2]>,
 }
 
 /// A window of the generic path: its start, length (≤ max order) and side (0 hyp, 1 ref).
@@ -41,101 +40,296 @@ pub fn add_clipped_matches(
     if max_order == 0 || hyp.is_empty() || reference.is_empty() {
         return;
     }
-    scratch.open.clear();
-    scratch.open.resize(max_order, [0, 0]);
-    let packable = |units: &[u32]| units.iter().all(|&u| u <= MAX_PACKED_UNIT);
-    if max_order <= MAX_PACKED_ORDER && packable(hyp) && packable(reference) {
-        packed_matches(hyp, reference, scratch, matches);
+    let max_unit = hyp.iter().chain(reference).copied().max().unwrap_or(0);
+    // Slots hold unit + 1, so that 0 marks the empty slots of windows cut short by the end.
+    let slot_bits = u64::BITS - (u64::from(max_unit) + 1).leading_zeros();
+    let key_bits = slot_bits as usize * max_order + 1; // one low bit tags the side
+                                                       // Counts fit 32 bits unless the two texts hold 2**32 windows; then count in 64 bits.
+    let small = max_order <= SMALL_ORDERS && hyp.len() + reference.len() < u32::MAX as usize;
+    if key_bits <= 64 {
+        let (keys, slots) = packed_sorted(
+            hyp,
+            reference,
+            (slot_bits, max_order),
+            &mut scratch.keys64,
+            &mut scratch.buckets,
+        );
+        tally(packed_steps(keys, slots), small, matches);
+    } else if key_bits <= 128 {
+        let (keys, slots) = packed_sorted(
+            hyp,
+            reference,
+            (slot_bits, max_order),
+            &mut scratch.keys128,
+            &mut scratch.buckets,
+        );
+        tally(packed_steps(keys, slots), small, matches);
     } else {
-        generic_matches(hyp, reference, scratch, matches);
+        let windows = sorted_windows(hyp, reference, max_order, &mut scratch.windows);
+        tally(generic_steps(hyp, reference, windows), small, matches);
     }
 }
 
-/// Counts of the current run of equal windows, per order and side.
-struct Groups<'a> {
-    open: &'a mut [[u64; 2]],
-    matches: &'a mut [u64],
-}
+/// Orders up to which the tally lives in fixed arrays (chrF's 6, chrF++'s 6 + 2).
+const SMALL_ORDERS: usize = 8;
 
-impl Groups<'_> {
-    /// Ends the groups of every order above `shared`: the next window differs within them.
-    fn close_above(&mut self, shared: usize) {
-        for (open, matched) in self.open[shared..]
-            .iter_mut()
-            .zip(&mut self.matches[shared..])
-        {
-            *matched += open[0].min(open[1]);
-            *open = [0, 0];
+// Group counting over the sorted windows.
+//
+// Each step is one window: the number of units it shares with the previous window, and its
+// side (0 hypothesis, 1 reference). Windows sharing ℓ leading units are in the same group for
+// the orders 1..=ℓ, so the groups of an order n that hold more than one window are the runs of
+// consecutive steps sharing at least n units. The orders with an open run are always
+// 1..=depth, so each step only opens or closes the orders between the previous depth and its
+// own ℓ, and a run's counts come from running totals of the windows seen on each side.
+// Singleton groups are never opened: with one window, min(hyp, ref) is 0.
+
+/// Adds the matches of the steps to `matches`.
+fn tally(steps: impl Iterator<Item = (usize, usize)>, small: bool, matches: &mut [u64]) {
+    if small {
+        for (out, count) in matches.iter_mut().zip(tally_small(steps)) {
+            *out += count;
         }
-    }
-
-    /// Counts a window of `len` units in the groups of orders 1..=len.
-    fn add(&mut self, len: usize, side: usize) {
-        for open in &mut self.open[..len] {
-            open[side] += 1;
-        }
+    } else {
+        tally_large(steps, matches);
     }
 }
 
-fn packed_matches(hyp: &[u32], reference: &[u32], scratch: &mut MatchScratch, matches: &mut [u64]) {
-    let max_order = matches.len();
-    let keys = &mut scratch.packed;
-    keys.clear();
-    push_packed_windows(hyp, max_order, 0, keys);
-    push_packed_windows(reference, max_order, REF_TAG, keys);
-    keys.sort_unstable();
+/// The tally in fixed arrays of 32-bit counts, kept in registers and on the stack.
+fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDERS] {
+    let mut matches = [0u64; SMALL_ORDERS];
+    let mut run_start = [[0u32; 2]; SMALL_ORDERS];
+    let mut seen = [0u32; 2];
+    let mut seen_before_previous = [0u32; 2];
+    let mut depth = 0;
+    for (shared, side) in steps.chain(std::iter::once((0, 0))) {
+        let shared = shared.min(SMALL_ORDERS);
+        while depth > shared {
+            depth -= 1;
+            let start = run_start[depth];
+            let (hyp, reference) = (seen[0] - start[0], seen[1] - start[1]);
+            matches[depth] += u64::from(hyp.min(reference));
+        }
+        while depth < shared {
+            run_start[depth] = seen_before_previous;
+            depth += 1;
+        }
+        seen_before_previous = seen;
+        seen[side & 1] += 1;
+    }
+    matches
+}
 
-    let mut groups = Groups {
-        open: &mut scratch.open,
-        matches,
+/// The same tally with 64-bit counts and any number of orders.
+fn tally_large(steps: impl Iterator<Item = (usize, usize)>, matches: &mut [u64]) {
+    let mut run_start: Vec<[u64; 2]> = Vec::new();
+    let mut seen = [0u64; 2];
+    let mut seen_before_previous = [0u64; 2];
+    for (shared, side) in steps.chain(std::iter::once((0, 0))) {
+        let shared = shared.min(matches.len());
+        while run_start.len() > shared {
+            if let Some(start) = run_start.pop() {
+                let (hyp, reference) = (seen[0] - start[0], seen[1] - start[1]);
+                matches[run_start.len()] += hyp.min(reference);
+            }
+        }
+        while run_start.len() < shared {
+            run_start.push(seen_before_previous);
+        }
+        seen_before_previous = seen;
+        seen[side & 1] += 1;
+    }
+}
+
+/// An unsigned integer a window packs into.
+trait Key:
+    Copy
+    + Ord
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + ShlAssign<u32>
+{
+    const BITS: u32;
+    const ZERO: Self;
+    const TAG: Self;
+    /// A unit's slot value: the unit plus one.
+    fn slot_value(unit: u32) -> Self;
+    fn leading_zeros(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    /// The value of the top `bits` bits (bits < 32).
+    fn top_bits(self, bits: u32) -> u32;
+}
+
+macro_rules! key {
+    ($t:ty) => {
+        impl Key for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const TAG: Self = 1;
+            fn slot_value(unit: u32) -> Self {
+                Self::from(u64::from(unit) + 1)
+            }
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            fn top_bits(self, bits: u32) -> u32 {
+                (self >> (<$t>::BITS - bits)) as u32
+            }
+        }
     };
-    let mut previous: Option<u128> = None;
-    for &key in keys.iter() {
-        if let Some(prev) = previous {
-            let shared_slots = ((prev ^ key).leading_zeros() / SLOT_BITS) as usize;
-            groups.close_above(shared_slots.min(max_order));
-        }
-        groups.add(packed_len(key), (key & REF_TAG) as usize);
-        previous = Some(key);
+}
+key!(u64);
+key!(u128);
+
+/// All windows of both texts as tagged keys, sorted.
+fn packed_sorted<'k, K: Key>(
+    hyp: &[u32],
+    reference: &[u32],
+    (slot_bits, max_order): (u32, usize),
+    [keys, spare]: &'k mut [Vec<K>; 2],
+    buckets: &mut Vec<u32>,
+) -> (&'k [K], SlotTable) {
+    keys.clear();
+    push_packed_windows(hyp, max_order, slot_bits, K::ZERO, keys);
+    push_packed_windows(reference, max_order, slot_bits, K::TAG, keys);
+    sort_keys(keys, spare, buckets, slot_bits);
+    (keys, SlotTable::new(K::BITS, slot_bits, max_order))
+}
+
+/// The tally steps of sorted keys. The first key is compared with the empty key, with which it
+/// shares nothing (its first slot is never empty).
+fn packed_steps<K: Key>(keys: &[K], slots: SlotTable) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut previous = K::ZERO;
+    keys.iter().map(move |&key| {
+        let shared = slots.shared(previous, key);
+        previous = key;
+        (shared, usize::from(key & K::TAG != K::ZERO))
+    })
+}
+
+/// Largest slot width for which sorting starts with a counting pass over the first unit.
+const MAX_BUCKET_BITS: u32 = 12;
+
+/// Sorts the keys: a counting sort on the first unit, then a small sort inside each bucket,
+/// which beats one comparison sort of all keys when units are dense ids.
+fn sort_keys<K: Key>(
+    keys: &mut Vec<K>,
+    spare: &mut Vec<K>,
+    buckets: &mut Vec<u32>,
+    slot_bits: u32,
+) {
+    if slot_bits > MAX_BUCKET_BITS {
+        keys.sort_unstable();
+        return;
     }
-    groups.close_above(0);
+    let first_unit = |key: K| key.top_bits(slot_bits) as usize;
+    buckets.clear();
+    buckets.resize((1 << slot_bits) + 1, 0);
+    for &key in keys.iter() {
+        buckets[first_unit(key) + 1] += 1;
+    }
+    for i in 1..buckets.len() {
+        buckets[i] += buckets[i - 1];
+    }
+    spare.clear();
+    spare.resize(keys.len(), K::ZERO);
+    for &key in keys.iter() {
+        let slot = &mut buckets[first_unit(key)];
+        spare[*slot as usize] = key;
+        *slot += 1;
+    }
+    // Each bucket now ends where the next one started: sort the buckets one by one.
+    let mut start = 0;
+    for &end in buckets.iter() {
+        let end = end as usize;
+        if end > start + 1 {
+            spare[start..end].sort_unstable();
+        }
+        start = start.max(end);
+    }
+    std::mem::swap(keys, spare);
+}
+
+/// Per bit position of a key, the number of whole slots above it, capped at the max order:
+/// a table, because a division by a run-time divisor per window is slow.
+struct SlotTable {
+    slots_above: [u8; 129],
+}
+
+impl SlotTable {
+    fn new(key_bits: u32, slot_bits: u32, max_order: usize) -> Self {
+        let mut slots_above = [0u8; 129];
+        let (mut slots, mut bits_in_slot) = (0u8, 0);
+        for entry in slots_above.iter_mut().take(key_bits as usize + 1) {
+            *entry = slots.min(max_order as u8);
+            bits_in_slot += 1;
+            if bits_in_slot == slot_bits {
+                (slots, bits_in_slot) = (slots.saturating_add(1), 0);
+            }
+        }
+        Self { slots_above }
+    }
+
+    /// The number of leading units two windows share.
+    fn shared<K: Key>(&self, a: K, b: K) -> usize {
+        let difference = (a ^ b) & !K::TAG;
+        if difference == K::ZERO {
+            // Equal windows share their units and no more: a window cut short by the end of its
+            // text must not join the groups of the orders above its length.
+            return self.len(a & !K::TAG);
+        }
+        usize::from(self.slots_above[difference.leading_zeros() as usize])
+    }
+
+    /// The number of units of an untagged window: every slot down to its lowest set bit.
+    fn len<K: Key>(&self, untagged: K) -> usize {
+        let bits_through_lowest = K::BITS - untagged.trailing_zeros();
+        usize::from(self.slots_above[bits_through_lowest as usize - 1]) + 1
+    }
 }
 
 /// Pushes one key per start position: units plus one, first unit in the top slot, tag in bit 0.
-fn push_packed_windows(units: &[u32], max_order: usize, tag: u128, keys: &mut Vec<u128>) {
-    let lowest_slot_shift = 128 - SLOT_BITS * max_order as u32;
-    let slot =
-        |unit: u32, index: usize| (u128::from(unit) + 1) << (128 - SLOT_BITS * (index as u32 + 1));
-    let mut key = units
-        .iter()
-        .take(max_order)
-        .enumerate()
-        .fold(0u128, |key, (index, &unit)| key | slot(unit, index));
-    for start in 0..units.len() {
-        keys.push(key | tag);
-        // Slide by one unit: drop the top slot, bring the next unit into the lowest used slot.
-        key <<= SLOT_BITS;
-        if let Some(&next) = units.get(start + max_order) {
-            key |= (u128::from(next) + 1) << lowest_slot_shift;
+fn push_packed_windows<K: Key>(
+    units: &[u32],
+    max_order: usize,
+    slot_bits: u32,
+    tag: K,
+    keys: &mut Vec<K>,
+) {
+    let lowest_slot = K::BITS - slot_bits * max_order as u32;
+    keys.reserve(units.len());
+    // Units enter at the lowest slot and move up one slot per step: after the unit at t, the
+    // key holds the window that starts at t + 1 - max_order.
+    let mut key = K::ZERO;
+    for (t, &unit) in units.iter().enumerate() {
+        key = (key << slot_bits) | (K::slot_value(unit) << lowest_slot);
+        if t + 1 >= max_order {
+            keys.push(key | tag);
         }
+    }
+    // The last windows are cut short by the end of the text: shift in empty slots.
+    let short = units.len().min(max_order - 1);
+    key <<= slot_bits * (max_order - 1 - short) as u32;
+    for _ in 0..short {
+        key <<= slot_bits;
+        keys.push(key | tag);
     }
 }
 
-/// Number of units in a packed window: the slot holding its lowest set bit, plus one.
-fn packed_len(key: u128) -> usize {
-    let lowest_bit = (key & !REF_TAG).trailing_zeros();
-    ((127 - lowest_bit) / SLOT_BITS) as usize + 1
-}
-
-fn generic_matches(
+/// All windows of both texts, truncated to `max_order` units, sorted as unit slices.
+fn sorted_windows<'w>(
     hyp: &[u32],
     reference: &[u32],
-    scratch: &mut MatchScratch,
-    matches: &mut [u64],
-) {
-    let max_order = matches.len();
+    max_order: usize,
+    windows: &'w mut Vec<Window>,
+) -> &'w [Window] {
     let sides = [hyp, reference];
-    let windows = &mut scratch.windows;
     windows.clear();
     for (side, units) in sides.iter().enumerate() {
         windows.extend((0..units.len()).map(|start| Window {
@@ -144,23 +338,27 @@ fn generic_matches(
             side: side as u8,
         }));
     }
-    let text = |w: &Window| &sides[w.side as usize][w.start as usize..(w.start + w.len) as usize];
-    windows.sort_unstable_by(|a, b| text(a).cmp(text(b)));
+    windows.sort_unstable_by(|a, b| window_units(sides, a).cmp(window_units(sides, b)));
+    windows
+}
 
-    let mut groups = Groups {
-        open: &mut scratch.open,
-        matches,
-    };
-    let mut previous: Option<&[u32]> = None;
-    for window in windows.iter() {
-        let current = text(window);
-        if let Some(prev) = previous {
-            groups.close_above(common_prefix(prev, current));
-        }
-        groups.add(window.len as usize, window.side as usize);
-        previous = Some(current);
-    }
-    groups.close_above(0);
+fn window_units<'u>(sides: [&'u [u32]; 2], w: &Window) -> &'u [u32] {
+    &sides[usize::from(w.side)][w.start as usize..(w.start + w.len) as usize]
+}
+
+fn generic_steps<'a>(
+    hyp: &'a [u32],
+    reference: &'a [u32],
+    windows: &'a [Window],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let sides = [hyp, reference];
+    let mut previous: &[u32] = &[];
+    windows.iter().map(move |window| {
+        let current = window_units(sides, window);
+        let shared = common_prefix(previous, current);
+        previous = current;
+        (shared, usize::from(window.side))
+    })
 }
 
 fn common_prefix(a: &[u32], b: &[u32]) -> usize {
@@ -223,41 +421,32 @@ mod tests {
     }
 
     #[test]
-    fn packed_and_generic_paths_agree_with_counting() {
-        let alphabet = [0, 1, 2, 0x10FFFF, 0x1F600];
-        let seqs = sequences(0x9E37_79B9_7F4A_7C15, 400, &alphabet);
-        for pair in seqs.chunks(2) {
-            for max_order in [1, 2, 3, 6, 7, 11] {
-                assert_eq!(
-                    matches(&pair[0], &pair[1], max_order),
-                    by_counting(&pair[0], &pair[1], max_order),
-                    "{pair:?} order {max_order}"
-                );
+    fn every_key_width_agrees_with_counting() {
+        // Small units pack into u64, code points into u128 up to order 6, beyond: slices.
+        for alphabet in [
+            &[0, 1, 2][..],
+            &[0, 1, 0x10FFFF, 0x1F600],
+            &[1, u32::MAX - 1, u32::MAX],
+        ] {
+            let seqs = sequences(0x9E37_79B9_7F4A_7C15, 400, alphabet);
+            for pair in seqs.chunks(2) {
+                for max_order in [1, 2, 3, 6, 7, 11, 40] {
+                    assert_eq!(
+                        matches(&pair[0], &pair[1], max_order),
+                        by_counting(&pair[0], &pair[1], max_order),
+                        "{pair:?} order {max_order}"
+                    );
+                }
             }
         }
     }
 
     #[test]
-    fn units_too_large_to_pack_take_the_generic_path() {
-        let big = MAX_PACKED_UNIT + 1;
-        let seqs = sequences(7, 200, &[1, big, u32::MAX]);
-        for pair in seqs.chunks(2) {
-            assert_eq!(
-                matches(&pair[0], &pair[1], 4),
-                by_counting(&pair[0], &pair[1], 4)
-            );
-        }
-    }
-
-    #[test]
-    fn packed_window_lengths() {
-        let mut keys = Vec::new();
-        push_packed_windows(&[5, 6, 7], 6, REF_TAG, &mut keys);
-        let lens: Vec<usize> = keys.iter().map(|&k| packed_len(k)).collect();
-        assert_eq!(lens, vec![3, 2, 1]);
-        keys.clear();
-        push_packed_windows(&[0x10FFFF; 8], 6, 0, &mut keys);
-        let lens: Vec<usize> = keys.iter().map(|&k| packed_len(k)).collect();
-        assert_eq!(lens, vec![6, 6, 6, 5, 4, 3, 2, 1]);
+    fn windows_slide_one_unit_at_a_time() {
+        let mut keys: Vec<u64> = Vec::new();
+        push_packed_windows(&[0, 1, 2], 2, 2, 1, &mut keys);
+        // Slots hold unit + 1 in 2 bits: [1, 2], [2, 3], [3, -], each tagged 1 in bit 0.
+        let top = |a: u64, b: u64| (a << 62) | (b << 60) | 1;
+        assert_eq!(keys, vec![top(1, 2), top(2, 3), top(3, 0)]);
     }
 }

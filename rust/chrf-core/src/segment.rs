@@ -1,111 +1,251 @@
 //! The statistics of one hypothesis against its references.
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap;
 
+use crate::float::float_score_of_orders;
 use crate::ngrams::{add_clipped_matches, MatchScratch};
-use crate::text::{char_units, word_tokens};
-use crate::{sacrebleu_score, OrderCounts, Settings, Statistics};
+use crate::text::{for_each_char_unit, for_each_word_token};
+use crate::{sacrebleu_score, ChrfError, Count, OrderCounts, Settings, Statistics};
 
-/// Computes segment statistics, reusing its buffers from one segment to the next.
-pub struct SegmentScorer<'s> {
-    settings: &'s Settings,
+thread_local! {
+    /// One set of buffers per thread, reused from segment to segment and call to call.
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+/// The statistics of `hypothesis` against the reference whose sacreBLEU sentence score is
+/// highest, the first one on ties (SPEC §5). An empty reference is a reference; no reference
+/// at all gives the statistics of nothing matched against nothing.
+pub fn segment_statistics<'t>(
+    hypothesis: &'t str,
+    references: impl IntoIterator<Item = &'t str>,
+    settings: &Settings,
+) -> Statistics {
+    with_buffers(|buffers| {
+        let best = buffers.best_counts(hypothesis, references, settings);
+        Statistics::from_orders(best.to_vec())
+    })
+}
+
+/// Adds the statistics of one segment (see [`segment_statistics`]) to `total`, without
+/// allocating: the corpus path.
+pub fn add_segment_statistics<'t>(
+    hypothesis: &'t str,
+    references: impl IntoIterator<Item = &'t str>,
+    settings: &Settings,
+    total: &mut Statistics,
+) -> Result<(), ChrfError> {
+    with_buffers(|buffers| {
+        let best = buffers.best_counts(hypothesis, references, settings);
+        total.checked_add_orders(best)
+    })
+}
+
+/// The float score of one segment (see [`crate::float_score`]): sacreBLEU's sentence score.
+pub fn segment_score<'t>(
+    hypothesis: &'t str,
+    references: impl IntoIterator<Item = &'t str>,
+    settings: &Settings,
+) -> Result<f64, ChrfError> {
+    with_buffers(|buffers| {
+        let best = buffers.best_counts(hypothesis, references, settings);
+        float_score_of_orders(best, settings)
+    })
+}
+
+fn with_buffers<T>(f: impl FnOnce(&mut Buffers) -> T) -> T {
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffers) => f(&mut buffers),
+        // Only reachable if a caller nests segment scoring inside itself; fresh buffers do.
+        Err(_) => f(&mut Buffers::default()),
+    })
+}
+
+#[derive(Default)]
+struct Buffers {
+    char_ids: CharIds,
     hyp_chars: Vec<u32>,
     ref_chars: Vec<u32>,
     hyp_words: Vec<u32>,
     ref_words: Vec<u32>,
     matches: Vec<u64>,
+    pair: Vec<OrderCounts>,
+    best: Vec<OrderCounts>,
     scratch: MatchScratch,
 }
 
-impl<'s> SegmentScorer<'s> {
-    pub fn new(settings: &'s Settings) -> Self {
-        Self {
-            settings,
-            hyp_chars: Vec::new(),
-            ref_chars: Vec::new(),
-            hyp_words: Vec::new(),
-            ref_words: Vec::new(),
-            matches: Vec::new(),
-            scratch: MatchScratch::default(),
-        }
-    }
-
-    /// The statistics against the reference whose sacreBLEU sentence score is highest, the
-    /// first one on ties (SPEC §5). An empty reference is a reference; no reference at all
-    /// gives the statistics of nothing matched against nothing.
-    pub fn statistics<'t>(&mut self, hypothesis: &'t str, references: &[&'t str]) -> Statistics {
-        let settings = self.settings;
-        char_units(hypothesis, settings.include_whitespace, &mut self.hyp_chars);
-        let mut words = WordIds::default();
-        if settings.word_order() > 0 {
+impl Buffers {
+    /// The counts against the best reference, in `self.best`.
+    fn best_counts<'t>(
+        &mut self,
+        hypothesis: &'t str,
+        references: impl IntoIterator<Item = &'t str>,
+        settings: &Settings,
+    ) -> &[OrderCounts] {
+        self.char_ids.clear();
+        self.chars(hypothesis, settings, Side::Hypothesis);
+        let with_words = settings.word_order() > 0;
+        let mut words = WordIds {
+            ids: FxHashMap::default(),
+        };
+        if with_words {
+            words = WordIds::for_hypothesis(hypothesis);
             words.intern(hypothesis, &mut self.hyp_words);
         }
-        let mut best: Option<(f64, Statistics)> = None;
-        for &reference in references {
-            char_units(reference, settings.include_whitespace, &mut self.ref_chars);
-            if settings.word_order() > 0 {
+        self.best.clear();
+        self.best
+            .resize(settings.order_count(), OrderCounts::default());
+        let mut best_f = -1.0;
+        for reference in references {
+            self.chars(reference, settings, Side::Reference);
+            if with_words {
                 words.intern(reference, &mut self.ref_words);
             }
-            let stats = self.pair_statistics();
-            let f = sacrebleu_score(&stats, settings);
+            self.pair_counts(settings);
+            let f = sacrebleu_score(&self.pair, settings);
             // sacreBLEU starts from -1.0 and replaces only on a strictly greater F.
-            if best.as_ref().is_none_or(|(best_f, _)| f > *best_f) {
-                best = Some((f, stats));
+            if f > best_f {
+                best_f = f;
+                std::mem::swap(&mut self.best, &mut self.pair);
             }
         }
-        best.map_or_else(|| Statistics::zeros(settings.order_count()), |(_, s)| s)
+        &self.best
     }
 
-    fn pair_statistics(&mut self) -> Statistics {
-        let mut orders = Vec::with_capacity(self.settings.order_count());
+    /// The text's code points as dense ids shared by the segment's texts: small ids pack more
+    /// window units into one integer key.
+    fn chars(&mut self, text: &str, settings: &Settings, side: Side) {
+        let units = match side {
+            Side::Hypothesis => &mut self.hyp_chars,
+            Side::Reference => &mut self.ref_chars,
+        };
+        units.clear();
+        units.reserve(text.len());
+        let ids = &mut self.char_ids;
+        for_each_char_unit(text, settings.include_whitespace, |unit| {
+            units.push(ids.id(unit))
+        });
+    }
+
+    /// The counts of the current hypothesis against the current reference, in `self.pair`.
+    fn pair_counts(&mut self, settings: &Settings) {
+        self.pair.clear();
         for (hyp, reference, max_order) in [
-            (&self.hyp_chars, &self.ref_chars, self.settings.char_order()),
-            (&self.hyp_words, &self.ref_words, self.settings.word_order()),
+            (&self.hyp_chars, &self.ref_chars, settings.char_order()),
+            (&self.hyp_words, &self.ref_words, settings.word_order()),
         ] {
             self.matches.clear();
             self.matches.resize(max_order, 0);
             add_clipped_matches(hyp, reference, &mut self.scratch, &mut self.matches);
-            orders.extend(self.matches.iter().enumerate().map(|(i, &matching)| {
-                let n = i + 1;
-                let reference = window_count(reference.len(), n);
-                let hypothesis = window_count(hyp.len(), n);
-                OrderCounts {
-                    // sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
-                    hypothesis: if reference == 0 && !self.settings.count_hyp_without_ref {
-                        0
-                    } else {
-                        hypothesis
-                    },
-                    reference,
-                    matching,
-                }
-            }));
+            self.pair
+                .extend(self.matches.iter().enumerate().map(|(i, &matching)| {
+                    let n = i + 1;
+                    let reference = window_count(reference.len(), n);
+                    let hypothesis = window_count(hyp.len(), n);
+                    OrderCounts {
+                        // sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
+                        hypothesis: if reference == 0 && !settings.count_hyp_without_ref {
+                            0
+                        } else {
+                            hypothesis
+                        },
+                        reference,
+                        matching: matching.into(),
+                    }
+                }));
         }
-        Statistics::from_orders(orders)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Side {
+    Hypothesis,
+    Reference,
+}
+
+/// Dense ids for the code points of one segment, in order of first appearance.
+struct CharIds {
+    /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
+    bmp: Vec<u32>,
+    seen: Vec<u32>,
+    astral: FxHashMap<u32, u32>,
+    next: u32,
+}
+
+impl Default for CharIds {
+    fn default() -> Self {
+        Self {
+            bmp: vec![0; 0x10000],
+            seen: Vec::new(),
+            astral: FxHashMap::default(),
+            next: 0,
+        }
+    }
+}
+
+impl CharIds {
+    #[inline(always)]
+    fn id(&mut self, code_point: u32) -> u32 {
+        match self.bmp.get(code_point as usize) {
+            Some(&slot) if slot != 0 => slot - 1,
+            _ => self.new_id(code_point),
+        }
+    }
+
+    /// The first sight of a code point in the segment, or any astral code point.
+    #[cold]
+    #[inline(never)]
+    fn new_id(&mut self, code_point: u32) -> u32 {
+        let next = self.next;
+        let id = match self.bmp.get_mut(code_point as usize) {
+            Some(slot) => {
+                *slot = next + 1;
+                self.seen.push(code_point);
+                next
+            }
+            None => *self.astral.entry(code_point).or_insert(next),
+        };
+        if id == next {
+            self.next += 1;
+        }
+        id
+    }
+
+    fn clear(&mut self) {
+        for code_point in self.seen.drain(..) {
+            self.bmp[code_point as usize] = 0;
+        }
+        self.astral.clear();
+        self.next = 0;
     }
 }
 
 /// Number of n-grams in a sequence of `len` units.
-fn window_count(len: usize, n: usize) -> u64 {
-    (len + 1).saturating_sub(n) as u64
+fn window_count(len: usize, n: usize) -> Count {
+    (len + 1).saturating_sub(n) as Count
 }
 
 /// Word tokens as small integers, equal tokens getting equal ids within one segment.
-#[derive(Default)]
 struct WordIds<'t> {
     ids: FxHashMap<&'t str, u32>,
-    tokens: Vec<&'t str>,
 }
 
 impl<'t> WordIds<'t> {
+    /// Sized for the hypothesis and a reference or two, so that the table rarely grows.
+    fn for_hypothesis(hypothesis: &str) -> Self {
+        let words = hypothesis.len() / 4 + 8;
+        Self {
+            ids: FxHashMap::with_capacity_and_hasher(3 * words, Default::default()),
+        }
+    }
+
     fn intern(&mut self, text: &'t str, out: &mut Vec<u32>) {
-        self.tokens.clear();
-        word_tokens(text, &mut self.tokens);
         out.clear();
-        for token in &self.tokens {
+        for_each_word_token(text, |token| {
             let next = self.ids.len() as u32;
             out.push(*self.ids.entry(token).or_insert(next));
-        }
+        });
     }
 }
 
@@ -119,7 +259,11 @@ mod tests {
         Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap()
     }
 
-    fn triples(stats: &Statistics) -> Vec<(u64, u64, u64)> {
+    fn segment_statistics_of(settings: &Settings, hyp: &str, refs: &[&str]) -> Statistics {
+        segment_statistics(hyp, refs.iter().copied(), settings)
+    }
+
+    fn triples(stats: &Statistics) -> Vec<(Count, Count, Count)> {
         stats
             .orders()
             .iter()
@@ -130,7 +274,7 @@ mod tests {
     #[test]
     fn char_and_word_orders_of_one_pair() {
         let s = settings(2, 2);
-        let stats = SegmentScorer::new(&s).statistics("the cat sat.", &["the cat"]);
+        let stats = segment_statistics_of(&s, "the cat sat.", &["the cat"]);
         // chars "thecatsat." vs "thecat"; words [the, cat, sat, .] vs [the, cat].
         assert_eq!(
             triples(&stats),
@@ -142,12 +286,12 @@ mod tests {
     fn hypothesis_counts_drop_where_the_reference_has_no_ngrams() {
         let mut s = settings(3, 0);
         assert_eq!(
-            triples(&SegmentScorer::new(&s).statistics("abc", &["ab"])),
+            triples(&segment_statistics_of(&s, "abc", &["ab"])),
             vec![(3, 2, 2), (2, 1, 1), (0, 0, 0)]
         );
         s.count_hyp_without_ref = true;
         assert_eq!(
-            triples(&SegmentScorer::new(&s).statistics("abc", &["ab"])),
+            triples(&segment_statistics_of(&s, "abc", &["ab"])),
             vec![(3, 2, 2), (2, 1, 1), (1, 0, 0)]
         );
     }
@@ -155,13 +299,12 @@ mod tests {
     #[test]
     fn the_best_reference_wins() {
         let s = settings(2, 0);
-        let mut scorer = SegmentScorer::new(&s);
         assert_eq!(
-            triples(&scorer.statistics("abcd", &["xy", "abcd", "abcd"])),
+            triples(&segment_statistics_of(&s, "abcd", &["xy", "abcd", "abcd"])),
             vec![(4, 4, 4), (3, 3, 3)]
         );
         assert_eq!(
-            triples(&scorer.statistics("ab", &[])),
+            triples(&segment_statistics_of(&s, "ab", &[])),
             vec![(0, 0, 0), (0, 0, 0)]
         );
     }

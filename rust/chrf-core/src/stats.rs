@@ -2,12 +2,16 @@
 
 use crate::ChrfError;
 
+/// An n-gram count. 128 bits: a corpus would need 3.4e38 n-grams to overflow one, and
+/// weighted reference bags (MBR aggregation) multiply counts by integer weights.
+pub type Count = u128;
+
 /// The counts of one order: hypothesis n-grams H, reference n-grams R, clipped matches M.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OrderCounts {
-    pub hypothesis: u64,
-    pub reference: u64,
-    pub matching: u64,
+    pub hypothesis: Count,
+    pub reference: Count,
+    pub matching: Count,
 }
 
 impl OrderCounts {
@@ -47,26 +51,34 @@ impl Statistics {
 
     /// Adds `other` order by order; fails without changing `self` if a count would overflow.
     pub fn checked_add_assign(&mut self, other: &Self) -> Result<(), ChrfError> {
-        if self.orders.len() != other.orders.len() {
+        self.checked_add_orders(&other.orders)
+    }
+
+    /// Adds per-order counts; fails without changing `self` if a count would overflow.
+    pub fn checked_add_orders(&mut self, other: &[OrderCounts]) -> Result<(), ChrfError> {
+        if self.orders.len() != other.len() {
             return Err(ChrfError::OrderCountMismatch {
                 expected: self.orders.len(),
-                found: other.orders.len(),
+                found: other.len(),
             });
         }
-        let sums = self
+        let fits = self
             .orders
             .iter()
-            .zip(&other.orders)
-            .map(|(a, b)| a.checked_add(*b))
-            .collect::<Option<Vec<_>>>()
-            .ok_or(ChrfError::CountOverflow)?;
-        self.orders = sums;
+            .zip(other)
+            .all(|(a, b)| a.checked_add(*b).is_some());
+        if !fits {
+            return Err(ChrfError::CountOverflow);
+        }
+        for (a, b) in self.orders.iter_mut().zip(other) {
+            *a = a.checked_add(*b).unwrap_or(*a);
+        }
         Ok(())
     }
 
     /// Statistics from (hypothesis, reference, matching) triples, for tests.
     #[cfg(test)]
-    pub(crate) fn from_triples(triples: &[(u64, u64, u64)]) -> Self {
+    pub(crate) fn from_triples(triples: &[(Count, Count, Count)]) -> Self {
         Self::from_orders(
             triples
                 .iter()
@@ -91,7 +103,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    fn counts(h: u64, r: u64, m: u64) -> OrderCounts {
+    fn counts(h: Count, r: Count, m: Count) -> OrderCounts {
         OrderCounts {
             hypothesis: h,
             reference: r,
@@ -109,7 +121,7 @@ mod tests {
 
     #[test]
     fn overflow_is_an_error_and_leaves_the_sum_unchanged() {
-        let mut a = Statistics::from_orders(vec![counts(u64::MAX, 1, 1)]);
+        let mut a = Statistics::from_orders(vec![counts(Count::MAX, 1, 1)]);
         let before = a.clone();
         let one = Statistics::from_orders(vec![counts(1, 0, 0)]);
         assert_eq!(a.checked_add_assign(&one), Err(ChrfError::CountOverflow));

@@ -4,7 +4,11 @@
 ///
 /// Rust's `char::is_whitespace` is a different set (it lacks U+001C..U+001F), and sacreBLEU's
 /// numbers depend on Python's set, so that predicate must not be used anywhere in the crate.
+#[inline]
 pub fn is_python_whitespace(c: char) -> bool {
+    if c.is_ascii() {
+        return is_ascii_python_whitespace(c as u8);
+    }
     matches!(
         c,
         '\u{09}'..='\u{0D}'
@@ -21,51 +25,113 @@ pub fn is_python_whitespace(c: char) -> bool {
     )
 }
 
+/// [`is_python_whitespace`] for ASCII, as one test of a 64-bit mask.
+#[inline]
+fn is_ascii_python_whitespace(byte: u8) -> bool {
+    const MASK: u64 = 0x1_F000_3E00; // 0x09-0x0D, 0x1C-0x20
+    byte < 64 && MASK & (1 << byte) != 0
+}
+
 /// True for the 32 marks of Python's `string.punctuation`, which sacreBLEU splits off words.
 pub fn is_python_punctuation(c: char) -> bool {
     // `char::is_ascii_punctuation` is defined as exactly the same 32 ASCII marks.
     c.is_ascii_punctuation()
 }
 
-/// Writes the code points character n-grams are taken from into `units`.
+/// Calls `f` with every code point character n-grams are taken from, in order.
 ///
-/// Without `include_whitespace`, every whitespace code point is deleted, as sacreBLEU's
+/// Without `include_whitespace`, every whitespace code point is left out, as sacreBLEU's
 /// `''.join(line.split())` does; no other change is made (no Unicode normalisation).
-pub fn char_units(text: &str, include_whitespace: bool, units: &mut Vec<u32>) {
-    units.clear();
-    if include_whitespace {
-        units.extend(text.chars().map(u32::from));
+#[inline(always)]
+pub fn for_each_char_unit(text: &str, include_whitespace: bool, mut f: impl FnMut(u32)) {
+    if text.is_ascii() {
+        // The common case, without UTF-8 decoding.
+        for &byte in text.as_bytes() {
+            if include_whitespace || !is_ascii_python_whitespace(byte) {
+                f(u32::from(byte));
+            }
+        }
     } else {
-        units.extend(
-            text.chars()
-                .filter(|&c| !is_python_whitespace(c))
-                .map(u32::from),
-        );
+        for c in text.chars() {
+            if include_whitespace || !is_python_whitespace(c) {
+                f(u32::from(c));
+            }
+        }
     }
 }
 
-/// Appends the chrF++ word tokens of `text` to `tokens` (SPEC §4, sacreBLEU's `_remove_punctuation`).
+/// The code points character n-grams are taken from (see [`for_each_char_unit`]).
+pub fn char_units(text: &str, include_whitespace: bool, units: &mut Vec<u32>) {
+    units.clear();
+    for_each_char_unit(text, include_whitespace, |unit| units.push(unit));
+}
+
+/// Calls `f` with every chrF++ word token of `text`, in order (SPEC §4, sacreBLEU's
+/// `_remove_punctuation`).
 ///
 /// Words are the runs between whitespace. A word of more than one code point loses one
 /// punctuation mark: the last if it is one, else the first if it is one ("(hi)" gives "(hi", ")").
-pub fn word_tokens<'t>(text: &'t str, tokens: &mut Vec<&'t str>) {
-    for word in text.split(is_python_whitespace).filter(|w| !w.is_empty()) {
-        let mut chars = word.chars();
-        let first = chars.next();
-        let last = chars.next_back();
-        match (first, last) {
-            // Punctuation marks are ASCII, so one byte: splitting at 1 or len - 1 is a char boundary.
-            (_, Some(end)) if is_python_punctuation(end) => {
-                let cut = word.len() - 1;
-                tokens.push(&word[..cut]);
-                tokens.push(&word[cut..]);
-            }
-            (Some(start), Some(_)) if is_python_punctuation(start) => {
-                tokens.push(&word[..1]);
-                tokens.push(&word[1..]);
-            }
-            _ => tokens.push(word),
+pub fn for_each_word_token<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
+    let bytes = text.as_bytes();
+    let mut word_start = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let space = whitespace_len_at(bytes, i);
+        if space == 0 {
+            word_start.get_or_insert(i);
+            i += 1;
+            continue;
         }
+        if let Some(start) = word_start.take() {
+            split_word(&text[start..i], &mut f);
+        }
+        i += space;
+    }
+    if let Some(start) = word_start {
+        split_word(&text[start..], &mut f);
+    }
+}
+
+/// The byte length of the whitespace code point starting at `bytes[i]`, or 0 if there is none
+/// (a continuation byte, or any other code point). Reads UTF-8 directly: besides ASCII, Python's
+/// whitespace set has U+0085 and U+00A0 (lead byte C2), U+1680 (E1), U+2000..U+200A, U+2028,
+/// U+2029, U+202F, U+205F (E2) and U+3000 (E3).
+#[inline]
+fn whitespace_len_at(bytes: &[u8], i: usize) -> usize {
+    let at = |k: usize| bytes.get(i + k).copied().unwrap_or(0);
+    match at(0) {
+        b if b < 0x80 => usize::from(is_ascii_python_whitespace(b)),
+        0xC2 => 2 * usize::from(matches!(at(1), 0x85 | 0xA0)),
+        0xE1 => 3 * usize::from(at(1) == 0x9A && at(2) == 0x80),
+        0xE2 => {
+            let space = matches!(
+                (at(1), at(2)),
+                (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)
+            );
+            3 * usize::from(space)
+        }
+        0xE3 => 3 * usize::from(at(1) == 0x80 && at(2) == 0x80),
+        _ => 0,
+    }
+}
+
+/// sacreBLEU's one-mark split of a word. Punctuation marks are ASCII, so a mark is one byte,
+/// and a word of more than one byte whose first or last byte is a mark has more than one code
+/// point (UTF-8 continuation and lead bytes are never ASCII).
+fn split_word<'t>(word: &'t str, f: &mut impl FnMut(&'t str)) {
+    let bytes = word.as_bytes();
+    let mark = |b: u8| is_python_punctuation(char::from(b));
+    match bytes {
+        [_, .., last] if mark(*last) => {
+            let cut = word.len() - 1;
+            f(&word[..cut]);
+            f(&word[cut..]);
+        }
+        [first, _, ..] if mark(*first) => {
+            f(&word[..1]);
+            f(&word[1..]);
+        }
+        _ => f(word),
     }
 }
 
@@ -75,7 +141,7 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        word_tokens(text, &mut out);
+        for_each_word_token(text, |token| out.push(token));
         out
     }
 
@@ -110,6 +176,17 @@ mod tests {
     }
 
     #[test]
+    fn the_ascii_mask_is_the_whitespace_set() {
+        let ascii: String = (0u8..128).map(char::from).collect();
+        let mut units = Vec::new();
+        char_units(&ascii, false, &mut units);
+        let expected: Vec<u32> = (0u32..128)
+            .filter(|&c| !is_python_whitespace(char::from(c as u8)))
+            .collect();
+        assert_eq!(units, expected);
+    }
+
+    #[test]
     fn char_units_delete_whitespace_only_when_asked() {
         let mut units = Vec::new();
         char_units("a b\u{A0}c\u{200B}", false, &mut units);
@@ -128,5 +205,18 @@ mod tests {
         assert_eq!(tokens("«a»"), vec!["«a»"]);
         assert_eq!(tokens("  a\u{1C}b\u{200B}c  "), vec!["a", "b\u{200B}c"]);
         assert!(tokens(" \t ").is_empty());
+    }
+
+    #[test]
+    fn tokens_split_on_every_python_whitespace_and_nothing_else() {
+        for space in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let text = format!("a{space}b");
+            let expected: Vec<&str> = if is_python_whitespace(space) {
+                vec!["a", "b"]
+            } else {
+                vec![&text]
+            };
+            assert_eq!(tokens(&text), expected, "U+{:04X}", u32::from(space));
+        }
     }
 }

@@ -7,16 +7,18 @@
 mod texts;
 
 use chrf_core::bootstrap::{resampled_scores as resampled_scores_core, SegmentTable};
+use chrf_core::pool;
 use chrf_core::{
-    Averaging, Beta, ChrfError, Components, NgramKind, OrderCounts, Settings, Statistics,
+    Averaging, Beta, ChrfError, Components, Count, NgramKind, OrderCounts, Settings, Statistics,
 };
 use num_rational::BigRational;
-use numpy::{PyArray1, PyArray3, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3};
 use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+use rayon::prelude::*;
 
-use texts::Texts;
+use texts::{read_batches, Texts};
 
 /// Validated settings, built once per call by the Python layer.
 #[pyclass(frozen, module = "chrf._chrf")]
@@ -106,16 +108,102 @@ fn segment_statistics<'py>(
 ) -> PyResult<Bound<'py, PyArray3<u64>>> {
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let flat: Vec<u64> = py.detach(|| {
-        corpus
-            .segment_statistics(&config.settings)
-            .iter()
-            .flat_map(counts_of)
-            .flat_map(|(h, r, m)| [h, r, m])
-            .collect()
-    });
+    let flat: Vec<u64> = py
+        .detach(|| {
+            corpus
+                .segment_statistics(&config.settings)
+                .iter()
+                .flat_map(counts_of)
+                .flat_map(|(h, r, m)| [h, r, m])
+                .map(u64::try_from)
+                .collect::<Result<_, _>>()
+        })
+        .map_err(|_| PyOverflowError::new_err("a segment count exceeds 2**64 - 1"))?;
     let shape = [corpus.len(), config.settings.order_count(), 3];
     PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// sacreBLEU's sentence score of every segment.
+#[pyfunction]
+fn sentence_scores<'py>(
+    py: Python<'py>,
+    config: &Config,
+    hypotheses: &Bound<'py, PyList>,
+    references: &Bound<'py, PyList>,
+    nested: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
+    let corpus = texts.corpus()?;
+    let scores = py
+        .detach(|| corpus.segment_scores(&config.settings))
+        .map_err(to_py_err)?;
+    Ok(PyArray1::from_vec(py, scores))
+}
+
+/// One pairwise matrix per batch item: shape (batch, hypotheses, references), every item of
+/// the same shape.
+#[pyfunction]
+fn pairwise<'py>(
+    py: Python<'py>,
+    config: &Config,
+    hypotheses: &Bound<'py, PyList>,
+    references: &Bound<'py, PyList>,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
+    let refs = read_batches(references, "references", config.lowercase)?;
+    let shape = [
+        hyps.len(),
+        hyps.first().map_or(0, Vec::len),
+        refs.first().map_or(0, Vec::len),
+    ];
+    let settings = &config.settings;
+    let flat: Vec<f64> = py
+        .detach(|| {
+            pool::run(|| {
+                hyps.par_iter()
+                    .zip(&refs)
+                    .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+        })
+        .map_err(to_py_err)?
+        .concat();
+    PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// Reference aggregation per batch item: shape (batch, hypotheses).
+#[pyfunction]
+fn aggregate<'py>(
+    py: Python<'py>,
+    config: &Config,
+    hypotheses: &Bound<'py, PyList>,
+    references: &Bound<'py, PyList>,
+    weights: Option<Vec<Option<Vec<u64>>>>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
+    let refs = read_batches(references, "references", config.lowercase)?;
+    let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
+    let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
+    let settings = &config.settings;
+    let flat: Vec<f64> = py
+        .detach(|| {
+            pool::run(|| {
+                hyps.par_iter()
+                    .zip(&refs)
+                    .zip(&weights)
+                    .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+        })
+        .map_err(to_py_err)?
+        .concat();
+    PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// The number of threads parallel work uses (`$CHRF_NUM_THREADS`, else the CPUs available).
+#[pyfunction]
+fn thread_count() -> usize {
+    pool::thread_count()
 }
 
 /// The float score of corpus statistics (see `chrf.score`).
@@ -168,7 +256,7 @@ fn resampled_scores<'py>(
     ))
 }
 
-type Counts = (u64, u64, u64);
+type Counts = (Count, Count, Count);
 
 fn counts_of(stats: &Statistics) -> Vec<Counts> {
     stats
@@ -236,6 +324,7 @@ fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py,
 mod _chrf {
     #[pymodule_export]
     use super::{
-        components_of, corpus_statistics, resampled_scores, score_of, segment_statistics, Config,
+        aggregate, components_of, corpus_statistics, pairwise, resampled_scores, score_of,
+        segment_statistics, sentence_scores, thread_count, Config,
     };
 }

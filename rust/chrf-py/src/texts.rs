@@ -23,7 +23,7 @@ impl Texts {
         nested: bool,
         lowercase: bool,
     ) -> PyResult<Self> {
-        let hypotheses = read_list(hypotheses, lowercase, |i| format!("hypotheses[{i}]"))?;
+        let hypotheses = read_texts(hypotheses, "hypotheses", lowercase)?;
         let references = references
             .iter()
             .enumerate()
@@ -49,6 +49,33 @@ impl Texts {
     pub fn corpus(&self) -> PyResult<Corpus<'_, PyBackedStr>> {
         Corpus::new(&self.hypotheses, &self.references).map_err(to_py_err)
     }
+}
+
+/// A list of texts; errors name item i as `name[i]`.
+pub fn read_texts(
+    list: &Bound<'_, PyList>,
+    name: &str,
+    lowercase: bool,
+) -> PyResult<Vec<PyBackedStr>> {
+    read_list(list, lowercase, |i| format!("{name}[{i}]"))
+}
+
+/// A list of lists of texts; errors name item i of list b as `name[b][i]`.
+pub fn read_batches(
+    lists: &Bound<'_, PyList>,
+    name: &str,
+    lowercase: bool,
+) -> PyResult<Vec<Vec<PyBackedStr>>> {
+    lists
+        .iter()
+        .enumerate()
+        .map(|(b, list)| {
+            let list = list
+                .cast_into::<PyList>()
+                .map_err(|_| PyTypeError::new_err(format!("{name}[{b}] must be a list of str")))?;
+            read_list(&list, lowercase, |i| format!("{name}[{b}][{i}]"))
+        })
+        .collect()
 }
 
 fn read_list(

@@ -1,0 +1,172 @@
+"""Scores as NumPy arrays: per segment, pairwise (MBR), and against aggregated references."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from numbers import Rational
+from typing import TYPE_CHECKING, TypeAlias
+
+from chrf import _chrf
+from chrf._api import config
+from chrf._inputs import References, Texts, as_list, corpus
+from chrf._settings import Options, Settings
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+    from typing_extensions import Unpack
+
+#: One weight per reference: ints, Fractions, or floats (taken at their exact values).
+Weights: TypeAlias = Sequence[int | Fraction | float]
+#: Weights must fit 64 bits once scaled to integers with a common denominator.
+MAX_WEIGHT = 2**64 - 1
+
+
+def sentence_scores(
+    hypotheses: Texts, references: References, **options: Unpack[Options]
+) -> NDArray[np.float64]:
+    """sacreBLEU's sentence-level score of every segment, as a float64 array.
+
+    ``scores[i] == sacrebleu.metrics.CHRF(...).sentence_score(hypotheses[i], refs_i).score``,
+    where ``refs_i`` are segment i's references (one per hypothesis, or one from each stream).
+    """
+    settings = Settings(**options)
+    c = corpus(hypotheses, references)
+    result: NDArray[np.float64] = _chrf.sentence_scores(
+        config(settings), c.hypotheses, c.streams, c.nested
+    )
+    return result
+
+
+def pairwise(
+    hypotheses: Texts, references: Texts, **options: Unpack[Options]
+) -> NDArray[np.float64]:
+    """The score of every hypothesis against every reference: shape (len(h), len(r)).
+
+    ``scores[i, j]`` is sacreBLEU's sentence score of hypothesis i against reference j alone;
+    for MBR decoding, pass the same samples as both. Each distinct text is counted once.
+    """
+    hyps = as_list(hypotheses, "hypotheses")
+    refs = as_list(references, "references")
+    matrix: NDArray[np.float64] = _chrf.pairwise(config(Settings(**options)), [hyps], [refs])[0]
+    return matrix
+
+
+def pairwise_batched(
+    hypotheses: Iterable[Texts], references: Iterable[Texts], **options: Unpack[Options]
+) -> NDArray[np.float64]:
+    """:func:`pairwise` for a batch: shape (batch, hypotheses, references), as
+    ``fastchrf.pairwise_chrf`` returns it. Every batch item needs the same numbers of
+    hypotheses and of references."""
+    hyps, refs = _batches(hypotheses, references)
+    result: NDArray[np.float64] = _chrf.pairwise(config(Settings(**options)), hyps, refs)
+    return result
+
+
+def aggregate(
+    hypotheses: Texts,
+    references: Texts,
+    *,
+    weights: Weights | None = None,
+    **options: Unpack[Options],
+) -> NDArray[np.float64]:
+    """Each hypothesis against the mean n-gram bag of all references: shape (len(h),).
+
+    The reference aggregation of Vamvas & Sennrich (2024), as ``fastchrf.aggregate_chrf`` computes
+    it, for chrF and chrF++ alike: one pass per hypothesis instead of one per pair. ``weights``
+    (one non-negative number per reference) weighs the mean, e.g. by how often a sample occurs.
+    """
+    hyps = as_list(hypotheses, "hypotheses")
+    refs = as_list(references, "references")
+    if not refs:
+        raise ValueError("references must not be empty")
+    scaled: list[list[int] | None] | None = None
+    if weights is not None:
+        scaled = [integer_weights(weights, len(refs), "weights")]
+    scores: NDArray[np.float64] = _chrf.aggregate(
+        config(Settings(**options)), [hyps], [refs], scaled
+    )[0]
+    return scores
+
+
+def aggregate_batched(
+    hypotheses: Iterable[Texts],
+    references: Iterable[Texts],
+    *,
+    weights: Iterable[Weights | None] | None = None,
+    **options: Unpack[Options],
+) -> NDArray[np.float64]:
+    """:func:`aggregate` for a batch: shape (batch, hypotheses), as ``fastchrf.aggregate_chrf``.
+    ``weights`` is None or one weight list (or None) per batch item."""
+    hyps, refs = _batches(hypotheses, references, check_references=False)
+    for b, item in enumerate(refs):
+        if not item:
+            raise ValueError(f"references[{b}] must not be empty")
+    scaled: list[list[int] | None] | None = None
+    if weights is not None:
+        per_item = as_list(weights, "weights")
+        if len(per_item) != len(hyps):
+            raise ValueError(f"weights has {len(per_item)} items but the batch has {len(hyps)}")
+        scaled = [
+            None if w is None else integer_weights(w, len(refs[b]), f"weights[{b}]")
+            for b, w in enumerate(per_item)
+        ]
+    result: NDArray[np.float64] = _chrf.aggregate(config(Settings(**options)), hyps, refs, scaled)
+    return result
+
+
+def _batches(
+    hypotheses: Iterable[Texts], references: Iterable[Texts], *, check_references: bool = True
+) -> tuple[list[list[object]], list[list[object]]]:
+    hyps = [
+        as_list(item, f"hypotheses[{b}]")
+        for b, item in enumerate(as_list(hypotheses, "hypotheses"))
+    ]
+    refs = [
+        as_list(item, f"references[{b}]")
+        for b, item in enumerate(as_list(references, "references"))
+    ]
+    if len(hyps) != len(refs):
+        raise ValueError(f"hypotheses has {len(hyps)} batch items but references has {len(refs)}")
+    _check_uniform(hyps, "hypotheses")
+    if check_references:
+        _check_uniform(refs, "references")
+    return hyps, refs
+
+
+def _check_uniform(batch: list[list[object]], name: str) -> None:
+    for b, item in enumerate(batch):
+        if len(item) != len(batch[0]):
+            raise ValueError(
+                f"{name}[{b}] has {len(item)} texts but {name}[0] has {len(batch[0])}; "
+                "a batch array needs the same number in every item (score items of different "
+                "sizes one by one)"
+            )
+
+
+def integer_weights(weights: object, count: int, name: str) -> list[int]:
+    """Weights as the smallest integers in the same proportions (exact: floats are taken at
+    their binary value); ValueError if they cannot be, TypeError for non-numbers."""
+    values = as_list(weights, name)
+    if len(values) != count:
+        raise ValueError(f"{name} has {len(values)} values but there are {count} references")
+    exact: list[Fraction] = []
+    for i, w in enumerate(values):
+        if isinstance(w, bool) or not isinstance(w, (Rational, float)):
+            raise TypeError(f"{name}[{i}] must be a number, not {type(w).__name__}")
+        if isinstance(w, float) and not math.isfinite(w):
+            raise ValueError(f"{name}[{i}] must be finite, not {w!r}")
+        if w < 0:
+            raise ValueError(f"{name}[{i}] must not be negative, not {w!r}")
+        exact.append(Fraction(w))
+    if not any(exact):
+        raise ValueError(f"{name} must not all be zero")
+    denominator = math.lcm(*(w.denominator for w in exact))
+    integers = [int(w * denominator) for w in exact]
+    divisor = math.gcd(*integers)
+    integers = [w // divisor for w in integers]
+    if max(integers) > MAX_WEIGHT:
+        raise ValueError(f"{name} span too wide a range to be scaled to 64-bit integers exactly")
+    return integers
