@@ -20,7 +20,7 @@ from chrf._settings import ExactOptions, Options, Settings, exact_settings
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["components", "score", "segment_statistics"]
+__all__ = ["aggregate", "components", "pairwise", "score", "segment_statistics"]
 
 PUNCTUATION = frozenset(string.punctuation)
 EPS = 1e-16
@@ -213,7 +213,59 @@ def components(
 def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
     """Reference twin of `chrf.score`."""
     settings = Settings(**options)
-    count, stats = corpus_statistics(hypotheses, references, settings)
+    _, stats = corpus_statistics(hypotheses, references, settings)
+    return float_of(stats, settings)
+
+
+def pairwise(
+    hypotheses: list[str], references: list[str], **options: Unpack[Options]
+) -> list[list[float]]:
+    """Reference twin of `chrf.pairwise`: each pair scored alone."""
+    settings = Settings(**options)
+    return [[sentence_score(hyp, [ref], settings) for ref in references] for hyp in hypotheses]
+
+
+def sentence_score(hypothesis: str, references: list[str], settings: Settings) -> float:
+    return float_of(segment_statistics(hypothesis, references, settings), settings)
+
+
+def aggregate(
+    hypotheses: list[str],
+    references: list[str],
+    weights: list[int] | None = None,
+    **options: Unpack[Options],
+) -> list[float]:
+    """Reference twin of `chrf.aggregate`: each hypothesis against the weighted mean n-gram bag
+    of the references (Vamvas & Sennrich 2024). With W the total weight, the mean bag times W is
+    Σ w_j · bag_j, and the hypothesis's counts times W: the same ratios, in integers."""
+    settings = Settings(**options)
+    ws = weights if weights is not None else [1] * len(references)
+    total = sum(ws)
+    ref_bags = [
+        ngram_bags(ref.lower() if settings.lowercase else ref, settings) for ref in references
+    ]
+    scaled_mean: list[Counter[object]] = [Counter() for _ in range(settings.order_count)]
+    for w, bags in zip(ws, ref_bags, strict=True):
+        for mean, bag in zip(scaled_mean, bags, strict=True):
+            for gram, count in bag.items():
+                mean[gram] += w * count
+    scores = []
+    for hyp in hypotheses:
+        hyp_bags = ngram_bags(hyp.lower() if settings.lowercase else hyp, settings)
+        stats = []
+        for mean, counts in zip(scaled_mean, hyp_bags, strict=True):
+            matched = sum(min(total * c, mean[gram]) for gram, c in counts.items())
+            ref_total = sum(mean.values())
+            hyp_total = total * sum(counts.values())
+            if ref_total == 0 and not settings.count_hyp_without_ref:
+                hyp_total = 0
+            stats.append((hyp_total, ref_total, matched))
+        scores.append(float_of(stats, settings))
+    return scores
+
+
+def float_of(stats: Stats, settings: Settings) -> float:
+    """The float score of statistics, as `chrf.score` gives it."""
     if settings.averaging == "per_order_f" and not settings.eps_smoothing:
-        return float(components_of(stats, settings, count).score_fraction)
+        return float(components_of(stats, settings, 1).score_fraction)
     return sacrebleu_f(stats, settings)

@@ -1,0 +1,200 @@
+"""Sentence scores, pairwise matrices and reference aggregation: exact against the definitions,
+sacreBLEU and fastchrf; shapes, weights, thread counts and fork."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import fastchrf
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sacrebleu.metrics import CHRF as SacreCHRF
+from wmt import cases
+
+import chrf
+from chrf import _reference
+from strategies import chrf_settings, corpora, texts
+
+pools = st.lists(texts, min_size=1, max_size=6)
+
+
+@given(corpora(), chrf_settings(exact=False))
+def test_sentence_scores_are_the_reference_sentence_scores(corpus: Any, settings: Any) -> None:
+    hyps, refs = corpus
+    streams = refs if isinstance(refs[0], list) else [refs]
+    got = chrf.sentence_scores(hyps, refs, **settings)
+    assert got.dtype == np.float64
+    assert got.shape == (len(hyps),)
+    expected = [
+        _reference.sentence_score(h, [s[i] for s in streams], chrf.Settings(**settings))
+        for i, h in enumerate(hyps)
+    ]
+    assert got.tolist() == expected
+
+
+@given(pools, pools, chrf_settings(exact=False))
+def test_pairwise_is_every_pair_scored_alone(
+    hyps: list[str], refs: list[str], settings: Any
+) -> None:
+    got = chrf.pairwise(hyps, refs, **settings)
+    assert got.shape == (len(hyps), len(refs))
+    assert got.tolist() == _reference.pairwise(hyps, refs, **settings)
+
+
+@given(pools, chrf_settings(exact=False))
+def test_pairwise_of_a_pool_with_itself_handles_duplicates(pool: list[str], settings: Any) -> None:
+    doubled = pool + pool[::-1]
+    got = chrf.pairwise(doubled, doubled, **settings)
+    assert got.tolist() == _reference.pairwise(doubled, doubled, **settings)
+
+
+@given(
+    pools,
+    pools,
+    st.none() | st.lists(st.integers(0, 5), min_size=6, max_size=6),
+    chrf_settings(exact=False),
+)
+def test_aggregate_is_the_weighted_mean_bag(
+    hyps: list[str], refs: list[str], weights: list[int] | None, settings: Any
+) -> None:
+    if weights is not None:
+        weights = weights[: len(refs)]
+        if not any(weights):
+            weights[0] = 1
+    got = chrf.aggregate(hyps, refs, weights=weights, **settings)
+    assert got.tolist() == _reference.aggregate(hyps, refs, weights, **settings)
+
+
+def test_sentence_scores_equal_sacrebleu_on_wmt(wmt_dir: Path) -> None:
+    for case in cases(wmt_dir):
+        hyps, refs = case.hypotheses(), case.references()
+        got = chrf.sentence_scores(hyps, refs, **case.options)
+        assert got[:50].tolist() == case.expected["sentence_scores_first_50"], case.id
+        for index, value in case.expected["sentence_scores_edge_segments"].items():
+            assert got[int(index)] == value, case.id
+
+
+def wmt_pool(wmt_dir: Path, size: int) -> list[str]:
+    case = next(iter(cases(wmt_dir)))
+    return case.hypotheses()[:size]
+
+
+def test_pairwise_and_aggregate_equal_fastchrf_on_wmt(wmt_dir: Path) -> None:
+    pool = wmt_pool(wmt_dir, 96)
+    assert chrf.pairwise(pool, pool).tolist() == fastchrf.pairwise_chrf([pool], [pool])[0]
+    assert chrf.aggregate(pool, pool).tolist() == fastchrf.aggregate_chrf([pool], [pool])[0]
+    eps = fastchrf.pairwise_chrf(
+        [pool[:20]], [pool[:30]], char_order=4, beta=1.0, eps_smoothing=True
+    )
+    assert (
+        chrf.pairwise(pool[:20], pool[:30], char_order=4, beta=1, eps_smoothing=True).tolist()
+        == eps[0]
+    )
+
+
+def test_pairwise_equals_sacrebleu_sentence_scores_on_wmt(wmt_dir: Path) -> None:
+    pool = wmt_pool(wmt_dir, 12)
+    metric = SacreCHRF(word_order=2)
+    expected = [[metric.sentence_score(h, [r]).score for r in pool] for h in pool]
+    assert chrf.pairwise(pool, pool, word_order=2).tolist() == expected
+
+
+def test_batched_shapes_match_fastchrf() -> None:
+    hyps = [["a cat", "the cat"], ["a dog", "dogs"], ["x", "y"]]
+    refs = [["the cat", "cats", "a cat"], ["dog", "a dog", ""], ["y", "x", "z"]]
+    got = chrf.pairwise_batched(hyps, refs)
+    assert got.shape == (3, 2, 3)
+    assert got.tolist() == fastchrf.pairwise_chrf(hyps, refs)
+    agg = chrf.aggregate_batched(hyps, refs)
+    assert agg.shape == (3, 2)
+    assert agg.tolist() == fastchrf.aggregate_chrf(hyps, refs)
+    for b in range(3):
+        assert agg[b].tolist() == chrf.aggregate(hyps[b], refs[b]).tolist()
+
+
+def test_ragged_batches_are_refused_with_the_item_named() -> None:
+    with pytest.raises(ValueError, match=r"hypotheses\[1\] has 1 texts but hypotheses\[0\] has 2"):
+        chrf.pairwise_batched([["a", "b"], ["c"]], [["a"], ["b"]])
+    with pytest.raises(ValueError, match="batch items"):
+        chrf.pairwise_batched([["a"]], [["a"], ["b"]])
+    with pytest.raises(TypeError, match=r"hypotheses\[0\]\[1\] must be str, not int"):
+        chrf.pairwise_batched([["a", 1]], [["a"]])
+    with pytest.raises(ValueError, match=r"references\[1\] must not be empty"):
+        chrf.aggregate_batched([["a"], ["b"]], [["a"], []])
+
+
+def test_weights_are_exact_proportions() -> None:
+    pool = ["the cat sat", "a cat sat down", "the dog", "cats"]
+    refs = pool[:3]
+    by_float = chrf.aggregate(pool, refs, weights=[0.5, 0.25, 0.25])
+    by_int = chrf.aggregate(pool, refs, weights=[2, 1, 1])
+    by_fraction = chrf.aggregate(
+        pool, refs, weights=[Fraction(2, 3), Fraction(1, 3), Fraction(1, 3)]
+    )
+    repeated = chrf.aggregate(pool, [refs[0], refs[0], refs[1], refs[2]])
+    assert by_float.tolist() == by_int.tolist() == by_fraction.tolist() == repeated.tolist()
+    assert (
+        chrf.aggregate(pool, refs, weights=[0, 1, 0]).tolist()
+        == chrf.pairwise(pool, [refs[1]])[:, 0].tolist()
+    )
+
+
+@pytest.mark.parametrize(
+    ("weights", "error", "message"),
+    [
+        ([1, 2], ValueError, "weights has 2 values but there are 3 references"),
+        ([1, -1, 1], ValueError, r"weights\[1\] must not be negative"),
+        ([0, 0, 0], ValueError, "must not all be zero"),
+        ([1, "2", 1], TypeError, r"weights\[1\] must be a number, not str"),
+        ([1, True, 1], TypeError, r"weights\[1\] must be a number, not bool"),
+        ([1.0, float("nan"), 1.0], ValueError, r"weights\[1\] must be finite"),
+        ([1e300, 1e-300, 1.0], ValueError, "too wide a range"),
+    ],
+)
+def test_bad_weights(weights: list[Any], error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        chrf.aggregate(["a"], ["a", "b", "c"], weights=weights)
+
+
+CHILD = """
+import json, sys, chrf
+pool = [f"sample {i} of the pool, {'abc' * (i % 7)}" for i in range(300)]
+print(json.dumps([chrf._chrf.thread_count(), chrf.pairwise(pool, pool, word_order=2).sum().hex(),
+                  chrf.aggregate(pool, pool).tolist(), chrf.score(pool, pool[::-1])]))
+"""
+
+
+def test_results_do_not_depend_on_the_thread_count() -> None:
+    outputs = []
+    for threads in ("1", "2", "3"):
+        env = {**os.environ, "CHRF_NUM_THREADS": threads}
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(done.stdout)
+    counts = [out.split(",", 1)[0] for out in outputs]
+    assert counts == ["[1", "[2", "[3"]
+    assert len({out.split(",", 1)[1] for out in outputs}) == 1
+
+
+def _score_in_child(pool: list[str]) -> list[float]:
+    return chrf.pairwise(pool, pool).sum(axis=1).tolist()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork is POSIX")
+def test_the_pool_works_in_a_forked_child() -> None:
+    pool = [f"text number {i} {'xyz' * i}" for i in range(200)]
+    expected = _score_in_child(pool)  # starts the pool in the parent
+    context = multiprocessing.get_context("fork")
+    with context.Pool(2) as workers:
+        # A pool inherited across fork would wait forever: bound the wait instead.
+        results = workers.map_async(_score_in_child, [pool, pool], chunksize=1).get(timeout=60)
+    assert results == [expected, expected]
