@@ -75,21 +75,19 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
     /// The corpus statistics: the order-by-order sum over all segments.
     pub fn statistics(&self, settings: &Settings) -> Result<Statistics, ChrfError> {
         let zeros = || Statistics::zeros(settings.order_count());
-        (0..self.len())
-            .into_par_iter()
-            .with_min_len(MIN_SEGMENTS_PER_TASK)
-            .try_fold(zeros, |mut sum, i| {
-                let references = self.references.iter().map(|stream| stream[i].as_ref());
-                add_segment_statistics(
-                    self.hypotheses[i].as_ref(),
-                    references,
-                    settings,
-                    &mut sum,
-                )?;
-                Ok(sum)
-            })
-            // Integer sums are exact, so the grouping rayon picks cannot change the result.
-            .try_reduce(zeros, |a, b| a.checked_add(&b))
+        pool::run(|| {
+            (0..self.len())
+                .into_par_iter()
+                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .try_fold(zeros, |mut sum, i| {
+                    let references = self.references.iter().map(|stream| stream[i].as_ref());
+                    let hypothesis = self.hypotheses[i].as_ref();
+                    add_segment_statistics(hypothesis, references, settings, &mut sum)?;
+                    Ok(sum)
+                })
+                // Integer sums are exact, so the grouping rayon picks cannot change the result.
+                .try_reduce(zeros, |a, b| a.checked_add(&b))
+        })
     }
 
     fn statistics_of(&self, i: usize, settings: &Settings) -> Statistics {

@@ -14,9 +14,9 @@ use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 /// Reusable buffers, so that scoring many segments does not allocate per segment.
 #[derive(Default)]
 pub struct MatchScratch {
+    buckets: Vec<u32>,
     keys64: [Vec<u64>; 2],
     keys128: [Vec<u128>; 2],
-    buckets: Vec<u32>,
     windows: Vec<Window>,
 }
 
@@ -44,8 +44,7 @@ pub fn add_clipped_matches(
     // Slots hold unit + 1, so that 0 marks the empty slots of windows cut short by the end.
     let slot_bits = u64::BITS - (u64::from(max_unit) + 1).leading_zeros();
     let key_bits = slot_bits as usize * max_order + 1; // one low bit tags the side
-                                                       // Counts fit 32 bits unless the two texts hold 2**32 windows; then count in 64 bits.
-    let small = max_order <= SMALL_ORDERS && hyp.len() + reference.len() < u32::MAX as usize;
+    let small = max_order <= SMALL_ORDERS && hyp.len() + reference.len() <= SMALL_WINDOWS;
     if key_bits <= 64 {
         let (keys, slots) = packed_sorted(
             hyp,
@@ -72,6 +71,8 @@ pub fn add_clipped_matches(
 
 /// Orders up to which the tally lives in fixed arrays (chrF's 6, chrF++'s 6 + 2).
 const SMALL_ORDERS: usize = 8;
+/// Windows up to which every count of the small tally fits its 16-bit signed lanes.
+const SMALL_WINDOWS: usize = i16::MAX as usize;
 
 // Group counting over the sorted windows.
 //
@@ -94,29 +95,27 @@ fn tally(steps: impl Iterator<Item = (usize, usize)>, small: bool, matches: &mut
     }
 }
 
-/// The tally in fixed arrays of 32-bit counts, kept in registers and on the stack.
+/// The tally in 16-bit lanes, one per order: eight lanes fill one SSE2 register, and each step
+/// is branch-free, so it compiles to a few vector instructions. Every window counts in every
+/// order's group, its length notwithstanding: a window shorter than n units always sits alone
+/// in its order-n group (see above), where it adds min(1, 0) = 0.
 fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDERS] {
-    let mut matches = [0u64; SMALL_ORDERS];
-    let mut run_start = [[0u32; 2]; SMALL_ORDERS];
-    let mut seen = [0u32; 2];
-    let mut seen_before_previous = [0u32; 2];
-    let mut depth = 0;
+    let lanes: [i16; SMALL_ORDERS] = std::array::from_fn(|n| n as i16);
+    let mut matches = [0i16; SMALL_ORDERS];
+    let mut hyp = [0i16; SMALL_ORDERS];
+    let mut reference = [0i16; SMALL_ORDERS];
     for (shared, side) in steps.chain(std::iter::once((0, 0))) {
-        let shared = shared.min(SMALL_ORDERS);
-        while depth > shared {
-            depth -= 1;
-            let start = run_start[depth];
-            let (hyp, reference) = (seen[0] - start[0], seen[1] - start[1]);
-            matches[depth] += u64::from(hyp.min(reference));
+        let shared = shared.min(SMALL_ORDERS) as i16;
+        let is_ref = (side & 1) as i16;
+        for n in 0..SMALL_ORDERS {
+            // All ones where the window starts a new group of order n + 1, else zero.
+            let close = -i16::from(lanes[n] >= shared);
+            matches[n] += hyp[n].min(reference[n]) & close;
+            hyp[n] = (hyp[n] & !close) + (1 - is_ref);
+            reference[n] = (reference[n] & !close) + is_ref;
         }
-        while depth < shared {
-            run_start[depth] = seen_before_previous;
-            depth += 1;
-        }
-        seen_before_previous = seen;
-        seen[side & 1] += 1;
     }
-    matches
+    matches.map(|m| m as u64)
 }
 
 /// The same tally with 64-bit counts and any number of orders.
