@@ -11,6 +11,9 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 
+mod lanes;
+use lanes::{Lanes, Step};
+
 /// Reusable buffers, so that scoring many segments does not allocate per segment.
 #[derive(Default)]
 pub struct MatchScratch {
@@ -95,27 +98,16 @@ fn tally(steps: impl Iterator<Item = (usize, usize)>, small: bool, matches: &mut
     }
 }
 
-/// The tally in 16-bit lanes, one per order: eight lanes fill one SSE2 register, and each step
-/// is branch-free, so it compiles to a few vector instructions. Every window counts in every
-/// order's group, its length notwithstanding: a window shorter than n units always sits alone
-/// in its order-n group (see above), where it adds min(1, 0) = 0.
+/// The tally in 16-bit lanes, one per order, updated without branches. Every window counts
+/// in every order's group, its length notwithstanding: a window shorter than n units always
+/// sits alone in its order-n group (see above), where it adds min(1, 0) = 0.
 fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDERS] {
-    let lanes: [i16; SMALL_ORDERS] = std::array::from_fn(|n| n as i16);
-    let mut matches = [0i16; SMALL_ORDERS];
-    let mut hyp = [0i16; SMALL_ORDERS];
-    let mut reference = [0i16; SMALL_ORDERS];
-    for (shared, side) in steps.chain(std::iter::once((0, 0))) {
-        let shared = shared.min(SMALL_ORDERS) as i16;
-        let is_ref = (side & 1) as i16;
-        for n in 0..SMALL_ORDERS {
-            // All ones where the window starts a new group of order n + 1, else zero.
-            let close = -i16::from(lanes[n] >= shared);
-            matches[n] += hyp[n].min(reference[n]) & close;
-            hyp[n] = (hyp[n] & !close) + (1 - is_ref);
-            reference[n] = (reference[n] & !close) + is_ref;
-        }
+    let mut lanes = Lanes::default();
+    for (shared, side) in steps {
+        lanes.step(shared.min(SMALL_ORDERS) as i16, side & 1 == 1);
     }
-    matches.map(|m| m as u64)
+    lanes.step(0, false);
+    lanes.matches().map(|m| m as u64)
 }
 
 /// The same tally with 64-bit counts and any number of orders.
@@ -369,6 +361,22 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn vector_and_scalar_lanes_agree() {
+        let mut state = 99u64;
+        let mut vector = Lanes::default();
+        let mut scalar = lanes::Scalar::default();
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let (shared, side) = ((state % 9) as i16, state & 16 == 0);
+            vector.step(shared, side);
+            scalar.step(shared, side);
+        }
+        assert_eq!(vector.matches(), scalar.matches());
+    }
 
     /// The definition, by counting every n-gram in a map: the oracle for the sorted passes.
     fn by_counting(hyp: &[u32], reference: &[u32], max_order: usize) -> Vec<u64> {

@@ -97,13 +97,20 @@ impl Buffers {
         self.best
             .resize(settings.order_count(), OrderCounts::default());
         let mut best_f = -1.0;
+        let references = references.into_iter();
+        let only_one = references.size_hint() == (1, Some(1));
         for reference in references {
             self.chars(reference, settings, Side::Reference);
             if with_words {
                 words.intern(reference, &mut self.ref_words);
             }
             self.pair_counts(settings);
-            let f = sacrebleu_score(&self.pair, settings);
+            // With one reference there is nothing to choose, so no F to compute.
+            let f = if only_one {
+                0.0
+            } else {
+                sacrebleu_score(&self.pair, settings)
+            };
             // sacreBLEU starts from -1.0 and replaces only on a strictly greater F.
             if f > best_f {
                 best_f = f;

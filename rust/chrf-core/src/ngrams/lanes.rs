@@ -1,0 +1,105 @@
+//! Eight 16-bit counters per side, one per n-gram order, stepped together.
+//!
+//! On x86_64 a step is a handful of SSE2 instructions on one register per array (SSE2 is part
+//! of the x86_64 baseline, so it is always there); elsewhere the same step runs lane by lane.
+
+/// One step: `shared` is the number of units the window shares with the previous one, so the
+/// groups of the orders above it close (their min(hyp, ref) joins the matches) and restart; the
+/// window then counts once on its side in every order.
+pub trait Step {
+    fn step(&mut self, shared: i16, is_reference: bool);
+    fn matches(&self) -> [i16; 8];
+}
+
+/// The portable lanes, and the reference for the vector ones.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[derive(Default)]
+pub struct Scalar {
+    hyp: [i16; 8],
+    reference: [i16; 8],
+    matches: [i16; 8],
+}
+
+#[cfg(any(test, not(target_arch = "x86_64")))]
+impl Step for Scalar {
+    fn step(&mut self, shared: i16, is_reference: bool) {
+        let add = i16::from(is_reference);
+        for n in 0..8 {
+            if n as i16 >= shared {
+                self.matches[n] += self.hyp[n].min(self.reference[n]);
+                (self.hyp[n], self.reference[n]) = (0, 0);
+            }
+            self.hyp[n] += 1 - add;
+            self.reference[n] += add;
+        }
+    }
+
+    fn matches(&self) -> [i16; 8] {
+        self.matches
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub type Lanes = Scalar;
+
+#[cfg(target_arch = "x86_64")]
+pub use sse2::Lanes;
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod sse2 {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi16, _mm_min_epi16,
+        _mm_set1_epi16, _mm_set_epi16, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi16,
+    };
+
+    use super::Step;
+
+    pub struct Lanes {
+        order_plus_one: __m128i,
+        hyp: __m128i,
+        reference: __m128i,
+        matches: __m128i,
+    }
+
+    // SAFETY (for every `unsafe` block below): the intrinsics are SSE2 instructions, and SSE2
+    // is part of the x86_64 baseline: every x86_64 processor has it, and Rust enables it for
+    // every x86_64 target. They touch registers only, except `_mm_storeu_si128`, which writes
+    // 16 bytes to a 16-byte array it is given.
+
+    impl Default for Lanes {
+        fn default() -> Self {
+            unsafe {
+                Self {
+                    order_plus_one: _mm_set_epi16(8, 7, 6, 5, 4, 3, 2, 1),
+                    hyp: _mm_setzero_si128(),
+                    reference: _mm_setzero_si128(),
+                    matches: _mm_setzero_si128(),
+                }
+            }
+        }
+    }
+
+    impl Step for Lanes {
+        #[inline(always)]
+        fn step(&mut self, shared: i16, is_reference: bool) {
+            unsafe {
+                // Lane n closes when n >= shared, i.e. n + 1 > shared: all ones there.
+                let close = _mm_cmpgt_epi16(self.order_plus_one, _mm_set1_epi16(shared));
+                let matched = _mm_min_epi16(self.hyp, self.reference);
+                self.matches = _mm_add_epi16(self.matches, _mm_and_si128(matched, close));
+                let add = _mm_set1_epi16(i16::from(is_reference));
+                let one = _mm_set1_epi16(1);
+                self.hyp =
+                    _mm_add_epi16(_mm_andnot_si128(close, self.hyp), _mm_sub_epi16(one, add));
+                self.reference = _mm_add_epi16(_mm_andnot_si128(close, self.reference), add);
+            }
+        }
+
+        fn matches(&self) -> [i16; 8] {
+            let mut out = [0i16; 8];
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), self.matches) };
+            out
+        }
+    }
+}
