@@ -2,7 +2,9 @@
 
 use std::cell::RefCell;
 
-use rustc_hash::FxHashMap;
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::float::float_score_of_orders;
 use crate::ngrams::{add_clipped_matches, MatchScratch};
@@ -67,6 +69,7 @@ struct Buffers {
     char_ids: CharIds,
     hyp_chars: Vec<u32>,
     ref_chars: Vec<u32>,
+    words: WordIds,
     hyp_words: Vec<u32>,
     ref_words: Vec<u32>,
     matches: Vec<u64>,
@@ -86,13 +89,6 @@ impl Buffers {
         self.char_ids.clear();
         self.chars(hypothesis, settings, Side::Hypothesis);
         let with_words = settings.word_order() > 0;
-        let mut words = WordIds {
-            ids: FxHashMap::default(),
-        };
-        if with_words {
-            words = WordIds::for_hypothesis(hypothesis);
-            words.intern(hypothesis, &mut self.hyp_words);
-        }
         self.best.clear();
         self.best
             .resize(settings.order_count(), OrderCounts::default());
@@ -102,7 +98,10 @@ impl Buffers {
         for reference in references {
             self.chars(reference, settings, Side::Reference);
             if with_words {
-                words.intern(reference, &mut self.ref_words);
+                self.words.ids(
+                    [hypothesis, reference],
+                    [&mut self.hyp_words, &mut self.ref_words],
+                );
             }
             self.pair_counts(settings);
             // With one reference there is nothing to choose, so no F to compute.
@@ -233,26 +232,86 @@ fn window_count(len: usize, n: usize) -> Count {
     (len + 1).saturating_sub(n) as Count
 }
 
-/// Word tokens as small integers, equal tokens getting equal ids within one segment.
-struct WordIds<'t> {
-    ids: FxHashMap<&'t str, u32>,
+/// Word tokens as small integers, equal tokens getting equal ids within a hypothesis and a
+/// reference. An open-addressing table kept from pair to pair (entries of earlier pairs are
+/// told apart by a generation number), so that no pair allocates or clears a table.
+#[derive(Default)]
+struct WordIds {
+    tokens: [Vec<(u32, u32)>; 2],
+    slots: Vec<WordSlot>,
+    generation: u32,
 }
 
-impl<'t> WordIds<'t> {
-    /// Sized for the hypothesis and a reference or two, so that the table rarely grows.
-    fn for_hypothesis(hypothesis: &str) -> Self {
-        let words = hypothesis.len() / 4 + 8;
-        Self {
-            ids: FxHashMap::with_capacity_and_hasher(3 * words, Default::default()),
+#[derive(Clone, Copy, Default)]
+struct WordSlot {
+    generation: u32,
+    id: u32,
+    hash: u64,
+    text: u32,
+    start: u32,
+    end: u32,
+}
+
+impl WordIds {
+    /// The token ids of both texts, written into `ids`.
+    fn ids(&mut self, texts: [&str; 2], ids: [&mut Vec<u32>; 2]) {
+        for (tokens, text) in self.tokens.iter_mut().zip(texts) {
+            tokens.clear();
+            let base = text.as_ptr() as usize;
+            for_each_word_token(text, |token| {
+                let start = token.as_ptr() as usize - base;
+                tokens.push((start as u32, (start + token.len()) as u32));
+            });
+        }
+        self.begin(self.tokens[0].len() + self.tokens[1].len());
+        let mut next_id = 0;
+        for (side, out) in ids.into_iter().enumerate() {
+            out.clear();
+            for k in 0..self.tokens[side].len() {
+                let (start, end) = self.tokens[side][k];
+                out.push(self.id(texts, side as u32, start, end, &mut next_id));
+            }
         }
     }
 
-    fn intern(&mut self, text: &'t str, out: &mut Vec<u32>) {
-        out.clear();
-        for_each_word_token(text, |token| {
-            let next = self.ids.len() as u32;
-            out.push(*self.ids.entry(token).or_insert(next));
-        });
+    /// A fresh generation, with at least four slots per token (so probes stay short).
+    fn begin(&mut self, tokens: usize) {
+        let wanted = (4 * tokens).next_power_of_two().max(64);
+        self.generation = self.generation.wrapping_add(1);
+        if self.slots.len() < wanted || self.generation == 0 {
+            self.slots = vec![WordSlot::default(); wanted.max(self.slots.len())];
+            self.generation = 1;
+        }
+    }
+
+    fn id(&mut self, texts: [&str; 2], text: u32, start: u32, end: u32, next_id: &mut u32) -> u32 {
+        let token = &texts[text as usize].as_bytes()[start as usize..end as usize];
+        let mut hasher = FxHasher::default();
+        hasher.write(token);
+        let hash = hasher.finish();
+        let mask = self.slots.len() - 1;
+        let mut index = hash as usize & mask;
+        loop {
+            let slot = &mut self.slots[index];
+            if slot.generation != self.generation {
+                *slot = WordSlot {
+                    generation: self.generation,
+                    id: *next_id,
+                    hash,
+                    text,
+                    start,
+                    end,
+                };
+                *next_id += 1;
+                return slot.id;
+            }
+            let stored =
+                &texts[slot.text as usize].as_bytes()[slot.start as usize..slot.end as usize];
+            if slot.hash == hash && stored == token {
+                return slot.id;
+            }
+            index = (index + 1) & mask;
+        }
     }
 }
 

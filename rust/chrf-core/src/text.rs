@@ -27,7 +27,7 @@ pub fn is_python_whitespace(c: char) -> bool {
 
 /// [`is_python_whitespace`] for ASCII, as one test of a 64-bit mask.
 #[inline]
-fn is_ascii_python_whitespace(byte: u8) -> bool {
+const fn is_ascii_python_whitespace(byte: u8) -> bool {
     const MASK: u64 = 0x1_F000_3E00; // 0x09-0x0D, 0x1C-0x20
     byte < 64 && MASK & (1 << byte) != 0
 }
@@ -73,23 +73,51 @@ pub fn char_units(text: &str, include_whitespace: bool, units: &mut Vec<u32>) {
 /// punctuation mark: the last if it is one, else the first if it is one ("(hi)" gives "(hi", ")").
 pub fn for_each_word_token<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
     let bytes = text.as_bytes();
-    let mut word_start = None;
     let mut i = 0;
     while i < bytes.len() {
         let space = whitespace_len_at(bytes, i);
-        if space == 0 {
-            word_start.get_or_insert(i);
-            i += 1;
+        if space > 0 {
+            i += space;
             continue;
         }
-        if let Some(start) = word_start.take() {
-            split_word(&text[start..i], &mut f);
+        let start = i;
+        i += 1;
+        loop {
+            i = next_possible_space(bytes, i);
+            if i >= bytes.len() || whitespace_len_at(bytes, i) > 0 {
+                break;
+            }
+            i += 1;
         }
-        i += space;
+        // Words start and end at whitespace or at the ends of the text: char boundaries.
+        if let Some(word) = text.get(start..i) {
+            split_word(word, &mut f);
+        }
     }
-    if let Some(start) = word_start {
-        split_word(&text[start..], &mut f);
+}
+
+/// The first index from `i` whose byte may start whitespace: a byte below 0x21 (the ASCII
+/// whitespace is 0x09-0x0D and 0x1C-0x20) or a non-ASCII byte. Eight bytes at a time: in a
+/// little-endian word, the lowest flagged byte of `(x - 0x21..) & !x & 0x80..` is exactly the
+/// first byte below 0x21 (flags above it can be false), and `x & 0x80..` flags bytes >= 0x80.
+#[inline]
+fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let flags = (x.wrapping_sub(ONES * 0x21) & !x & HIGHS) | (x & HIGHS);
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
     }
+    while bytes.get(i).is_some_and(|&b| (0x21..0x80).contains(&b)) {
+        i += 1;
+    }
+    i
 }
 
 /// The byte length of the whitespace code point starting at `bytes[i]`, or 0 if there is none
