@@ -18,6 +18,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -43,14 +44,24 @@ def read_lines(path: Path) -> list[str]:
     return (text[:-1] if text.endswith("\n") else text).split("\n")
 
 
-def best_of(repeat: int, work: Callable[[], Any]) -> tuple[float, Any]:
-    work()  # warm-up: caches, the thread pool, lazily imported modules
+def best_of(repeat: int, work: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
+    """The best time of `repeat` calls of work(*args, **kwargs) after a warm-up, and its result."""
+    work(*args, **kwargs)  # warm-up: caches, the thread pool, lazily imported modules
     best, result = float("inf"), None
     for _ in range(repeat):
         start = time.perf_counter()
-        result = work()
+        result = work(*args, **kwargs)
         best = min(best, time.perf_counter() - start)
     return best, result
+
+
+def sacrebleu_corpus(hyps: list[str], refs: list[list[str]], **options: Any) -> float:
+    return float(SacreCHRF(**options).corpus_score(hyps, refs).score)
+
+
+def sacrebleu_sentences(pairs: list[tuple[str, list[str]]], **options: Any) -> list[float]:
+    metric = SacreCHRF(**options)
+    return [metric.sentence_score(h, refs).score for h, refs in pairs]
 
 
 def mbr_pool(reference: str, size: int, seed: int) -> list[str]:
@@ -83,22 +94,24 @@ class Table:
         self.rows: list[tuple[str, str, str, str, str]] = []
 
     def add(self, task: str, data: str, ours: float, theirs: float, who: str) -> None:
-        self.rows.append(
-            (
-                task,
-                data,
-                f"{ours * 1e3:.1f} ms",
-                f"{theirs * 1e3:.1f} ms ({who})",
-                f"{theirs / ours:.0f}x",
-            )
+        chrf_ms, other = f"{ours * 1e3:.1f} ms", f"{theirs * 1e3:.1f} ms ({who})"
+        row = (task, data, chrf_ms, other, f"{theirs / ours:.0f}x")
+        self.rows.append(row)
+        print(f"{task:<38} {data:<30} {chrf_ms:>10} {other:>34} {row[4]:>7}", flush=True)
+
+    def ratio(self, task: str, data: str, ours: float, base: float) -> None:
+        row = (
+            task,
+            data,
+            f"{ours * 1e3:.1f} ms",
+            f"{base * 1e3:.1f} ms (score())",
+            f"{ours / base:.2f}",
         )
-        print(
-            f"{task:<38} {data:<30} chrf {ours * 1e3:9.2f} ms   {who} {theirs * 1e3:9.2f} ms   {theirs / ours:6.1f}x",
-            flush=True,
-        )
+        self.rows.append(row)
+        print(f"{task:<38} {data:<30} {ours / base:.2f}", flush=True)
 
     def markdown(self) -> str:
-        lines = ["| task | data | chrf | other | speed-up |", "|---|---|---:|---:|---:|"]
+        lines = ["| task | data | chrf | other | ratio |", "|---|---|---:|---:|---:|"]
         lines += [f"| {' | '.join(row)} |" for row in self.rows]
         return "\n".join(lines)
 
@@ -111,47 +124,30 @@ def corpus_benchmarks(table: Table, wmt: Path, repeat: int, sets: list[str]) -> 
         hyps = read_lines(hyp_file)
         label = f"{name.split('.')[-1]} {hyp_file.stem[4:]} ({len(hyps)} seg.)"
         for config, word_order in (("chrF", 0), ("chrF++", 2)):
-            theirs, expected = best_of(
-                max(1, repeat // 3),
-                lambda: SacreCHRF(word_order=word_order).corpus_score(hyps, [refs]).score,
-            )
-            ours, got = best_of(repeat, lambda: chrf.score(hyps, refs, word_order=word_order))
+            theirs, expected = best_of(3, sacrebleu_corpus, hyps, [refs], word_order=word_order)
+            ours, got = best_of(repeat, chrf.score, hyps, refs, word_order=word_order)
             assert got == expected
             table.add(f"corpus score() {config}", label, ours, theirs, "sacreBLEU")
-        exact, components = best_of(repeat, lambda: chrf.components(hyps, refs))
-        score_time, _ = best_of(repeat, lambda: chrf.score(hyps, refs))
+        exact, components = best_of(repeat, chrf.components, hyps, refs)
+        score_time, _ = best_of(repeat, chrf.score, hyps, refs)
         assert float(components.score_fraction) > 0
-        print(
-            f"{'components() / score()':<38} {label:<30} {exact / score_time:.2f}x the time of score()"
-        )
-        table.rows.append(
-            (
-                "components() (exact) vs score()",
-                label,
-                f"{exact * 1e3:.1f} ms",
-                f"{score_time * 1e3:.1f} ms (score())",
-                f"{exact / score_time:.2f}x the time",
-            )
-        )
+        table.ratio("components() (exact) / score()", label, exact, score_time)
 
 
 def sentence_benchmarks(table: Table, wmt: Path, repeat: int) -> None:
     folder = wmt / "generaltest2022.en-de"
     refs = read_lines(folder / "ref.A.txt")
     hyps = read_lines(sorted(folder.glob("hyp.*.txt"))[0])
-    ours, got = best_of(repeat, lambda: chrf.sentence_scores(hyps, refs))
-    theirs, expected = best_of(
-        max(1, repeat // 3),
-        lambda: fastchrf.pairwise_chrf([[h] for h in hyps], [[r] for r in refs]),
-    )
+    label = f"en-de ({len(hyps)} seg.)"
+    ours, got = best_of(repeat, chrf.sentence_scores, hyps, refs)
+    batch = ([[h] for h in hyps], [[r] for r in refs])
+    theirs, expected = best_of(5, fastchrf.pairwise_chrf, *batch)
     assert got.tolist() == [row[0][0] for row in expected]
-    table.add("sentence_scores()", f"en-de ({len(hyps)} seg.)", ours, theirs, "fastchrf")
-    metric = SacreCHRF()
-    slow, sacre = best_of(
-        1, lambda: [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
-    )
+    table.add("sentence_scores()", label, ours, theirs, "fastchrf")
+    pairs = [(h, [r]) for h, r in zip(hyps, refs, strict=True)]
+    slow, sacre = best_of(1, sacrebleu_sentences, pairs)
     assert got.tolist() == sacre
-    table.add("sentence_scores()", f"en-de ({len(hyps)} seg.)", ours, slow, "sacreBLEU")
+    table.add("sentence_scores()", label, ours, slow, "sacreBLEU")
 
 
 def mbr_benchmarks(table: Table, wmt: Path, repeat: int, sizes: list[int]) -> None:
@@ -159,46 +155,46 @@ def mbr_benchmarks(table: Table, wmt: Path, repeat: int, sizes: list[int]) -> No
     source = max((r for r in refs if 20 <= len(r.split()) <= 30), key=len)
     for size in sizes:
         pool = mbr_pool(source, size, seed=size)
-        rounds = max(1, repeat if size <= 256 else repeat // 3)
-        theirs, expected = best_of(rounds, lambda: fastchrf.pairwise_chrf([pool], [pool]))
-        ours, got = best_of(rounds, lambda: chrf.pairwise(pool, pool))
+        theirs, expected = best_of(
+            {64: 5, 256: 3}.get(size, 1), fastchrf.pairwise_chrf, [pool], [pool]
+        )
+        ours, got = best_of(max(3, repeat * 64 // size), chrf.pairwise, pool, pool)
         assert np.array_equal(got, np.array(expected[0]))
         table.add("pairwise() chrF", f"MBR pool {size}x{size}", ours, theirs, "fastchrf")
-        theirs, expected = best_of(repeat, lambda: fastchrf.aggregate_chrf([pool], [pool]))
-        ours, got = best_of(repeat, lambda: chrf.aggregate(pool, pool))
+        theirs, expected = best_of(5, fastchrf.aggregate_chrf, [pool], [pool])
+        ours, got = best_of(repeat, chrf.aggregate, pool, pool)
         assert np.array_equal(got, np.array(expected[0]))
         table.add("aggregate() chrF", f"MBR pool {size}", ours, theirs, "fastchrf")
     pool = mbr_pool(source, 256, seed=7)
-    ours, _ = best_of(repeat, lambda: chrf.pairwise(pool, pool, word_order=2))
-    sacre_metric = SacreCHRF(word_order=2)
+    ours, _ = best_of(repeat, chrf.pairwise, pool, pool, word_order=2)
     few = pool[:32]
-    slow, expected = best_of(
-        1, lambda: [[sacre_metric.sentence_score(h, [r]).score for r in few] for h in few]
-    )
-    assert chrf.pairwise(few, few, word_order=2).tolist() == expected
+    pairs = [(h, [r]) for h in few for r in few]
+    slow, expected = best_of(1, sacrebleu_sentences, pairs, word_order=2)
+    assert chrf.pairwise(few, few, word_order=2).ravel().tolist() == expected
     # sacreBLEU scores pairs one by one: its 256x256 time is 64 times its 32x32 time.
-    table.add("pairwise() chrF++", "MBR pool 256x256", ours, slow * 64, "sacreBLEU, from 32x32")
+    table.add("pairwise() chrF++", "MBR pool 256x256", ours, slow * 64, "sacreBLEU, 64 x 32x32")
+
+
+def bootstrap(metric: Any, hyps: list[str], refs: list[list[str]]) -> Any:
+    return metric.corpus_score(hyps, refs, n_bootstrap=1000)
 
 
 def bootstrap_benchmark(table: Table, wmt: Path, repeat: int) -> None:
     folder = wmt / "generaltest2022.en-de"
-    refs = read_lines(folder / "ref.A.txt")
+    refs = [read_lines(folder / "ref.A.txt")]
     hyps = read_lines(sorted(folder.glob("hyp.*.txt"))[0])
-    theirs, expected = best_of(1, lambda: SacreCHRF().corpus_score(hyps, [refs], n_bootstrap=1000))
-    ours, got = best_of(repeat, lambda: chrf.CHRF().corpus_score(hyps, [refs], n_bootstrap=1000))
+    theirs, expected = best_of(1, bootstrap, SacreCHRF(), hyps, refs)
+    ours, got = best_of(repeat, bootstrap, chrf.CHRF(), hyps, refs)
     assert (got._mean, got._ci) == (expected._mean, expected._ci)
-    table.add(
-        "CHRF.corpus_score(n_bootstrap=1000)",
-        f"en-de ({len(hyps)} seg.)",
-        ours,
-        theirs,
-        "sacreBLEU",
-    )
+    label = f"en-de ({len(hyps)} seg.)"
+    table.add("CHRF.corpus_score(n_bootstrap=1000)", label, ours, theirs, "sacreBLEU")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=9, help="runs per timing (best is kept)")
+    parser.add_argument(
+        "--repeat", type=int, default=30, help="runs per timing of chrf (best is kept)"
+    )
     parser.add_argument("--quick", action="store_true", help="fewer sets and pool sizes")
     args = parser.parse_args()
     wmt = data_dir()
@@ -209,15 +205,16 @@ def main() -> None:
     )
     sizes = [64, 256] if args.quick else [64, 256, 1024]
     print(
-        f"chrf {chrf._sacrebleu.VERSION}, sacreBLEU {sacrebleu.__version__}, fastchrf "
-        f"{getattr(fastchrf, '__version__', '0.2.1')}, NumPy {np.__version__}, Python {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs, chrf threads {chrf._chrf.thread_count()}"
+        f"chrf {chrf._sacrebleu.VERSION}, sacreBLEU {sacrebleu.__version__}, "
+        f"fastchrf {version('fastchrf')}, NumPy {np.__version__}, "
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"chrf threads {chrf._chrf.thread_count()}"
     )
     table = Table()
     corpus_benchmarks(table, wmt, args.repeat, sets)
     sentence_benchmarks(table, wmt, args.repeat)
     mbr_benchmarks(table, wmt, args.repeat, sizes)
-    bootstrap_benchmark(table, wmt, max(1, args.repeat // 3))
+    bootstrap_benchmark(table, wmt, 5)
     print()
     print(table.markdown())
 

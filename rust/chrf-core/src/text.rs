@@ -97,24 +97,31 @@ pub fn for_each_word_token<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
 }
 
 /// The first index from `i` whose byte may start whitespace: a byte below 0x21 (the ASCII
-/// whitespace is 0x09-0x0D and 0x1C-0x20) or a non-ASCII byte. Eight bytes at a time: in a
-/// little-endian word, the lowest flagged byte of `(x - 0x21..) & !x & 0x80..` is exactly the
-/// first byte below 0x21 (flags above it can be false), and `x & 0x80..` flags bytes >= 0x80.
+/// whitespace is 0x09-0x0D and 0x1C-0x20) or a lead byte of non-ASCII whitespace (C2, E1, E2,
+/// E3). Eight bytes at a time, with the classic tests for a byte below n and for a zero byte:
+/// each flags its first match exactly (borrows only flag bytes above a true match), so the
+/// lowest flag of their union is the first byte that may start whitespace.
 #[inline]
 fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
+    let equal = |x: u64, byte: u64| below(x ^ (ONES * byte), 1);
     while let Some(chunk) = bytes.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
-        let flags = (x.wrapping_sub(ONES * 0x21) & !x & HIGHS) | (x & HIGHS);
+        let flags =
+            below(x, 0x21) | equal(x, 0xC2) | equal(x, 0xE1) | equal(x, 0xE2) | equal(x, 0xE3);
         if flags != 0 {
             return i + (flags.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    while bytes.get(i).is_some_and(|&b| (0x21..0x80).contains(&b)) {
+    while bytes
+        .get(i)
+        .is_some_and(|&b| b >= 0x21 && !matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3))
+    {
         i += 1;
     }
     i
