@@ -51,3 +51,9 @@ def aggregate(
     weights: list[list[int] | None] | None,
 ) -> NDArray[np.float64]: ...
 def thread_count() -> int: ...
+def randomization_scores(
+    config: Config,
+    baseline: NDArray[np.uint64],
+    system: NDArray[np.uint64],
+    swaps: NDArray[np.bool_],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...

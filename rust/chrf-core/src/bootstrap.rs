@@ -204,6 +204,81 @@ pub fn resampled_scores(
     }))
 }
 
+/// sacreBLEU's paired approximate randomization: for each trial (a row of `swaps`, one flag per
+/// segment), pseudo-system A takes the baseline's statistics where the flag is set and the
+/// system's elsewhere, pseudo-system B the rest. Returns the float scores of A and of B, which
+/// sacreBLEU computes in double precision from exact integer sums (NumPy int64 matrix products).
+pub fn randomization_scores(
+    baseline: &[u64],
+    system: &[u64],
+    swaps: &[bool],
+    settings: &Settings,
+) -> Result<(Vec<f64>, Vec<f64>), ChrfError> {
+    let width = 3 * settings.order_count();
+    if baseline.len() != system.len() || baseline.len() % width != 0 {
+        return Err(ChrfError::InvalidSettings(
+            "baseline and system statistics must have the same shape".into(),
+        ));
+    }
+    let n = baseline.len() / width;
+    if n == 0 || swaps.len() % n != 0 {
+        return Err(ChrfError::InvalidSettings(format!(
+            "randomization flags must come in rows of {n}"
+        )));
+    }
+    // A = sum(system) + the sum over flagged segments of (baseline - system); B = total - A.
+    let column_sum = |stats: &[u64], j: usize| -> i128 {
+        stats
+            .iter()
+            .skip(j)
+            .step_by(width)
+            .map(|&c| i128::from(c))
+            .sum()
+    };
+    let system_total: Vec<i128> = (0..width).map(|j| column_sum(system, j)).collect();
+    let total: Vec<i128> = (0..width)
+        .map(|j| system_total[j] + column_sum(baseline, j))
+        .collect();
+    let deltas: Vec<i128> = baseline
+        .iter()
+        .zip(system)
+        .map(|(&b, &s)| i128::from(b) - i128::from(s))
+        .collect();
+    let pairs = crate::pool::run(|| {
+        swaps
+            .par_chunks(n)
+            .map(|flags| {
+                let mut a = system_total.clone();
+                for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
+                    let row = &deltas[segment * width..(segment + 1) * width];
+                    for (sum, &d) in a.iter_mut().zip(row) {
+                        *sum += d;
+                    }
+                }
+                let b: Vec<i128> = total.iter().zip(&a).map(|(t, x)| t - x).collect();
+                Ok((score_of_sums(&a, settings)?, score_of_sums(&b, settings)?))
+            })
+            .collect::<Result<Vec<_>, ChrfError>>()
+    })?;
+    Ok(pairs.into_iter().unzip())
+}
+
+/// The float score of summed statistics (sums of counts, so never negative).
+fn score_of_sums(sums: &[i128], settings: &Settings) -> Result<f64, ChrfError> {
+    let count = |x: i128| crate::Count::try_from(x).map_err(|_| ChrfError::CountOverflow);
+    let orders = sums
+        .chunks_exact(3)
+        .map(|c| {
+            Ok(crate::OrderCounts {
+                hypothesis: count(c[0])?,
+                reference: count(c[1])?,
+                matching: count(c[2])?,
+            })
+        })
+        .collect::<Result<Vec<_>, ChrfError>>()?;
+    Ok(crate::sacrebleu_score(&orders, settings))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -237,5 +312,26 @@ mod tests {
         let scores = resampled_scores(&table, &[1, 1, 0, 1], &settings).unwrap();
         assert_eq!(scores.len(), 2);
         assert_eq!(scores[0], Float32(100.0));
+    }
+
+    #[test]
+    fn randomization_swaps_segments_between_the_systems() {
+        let settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
+        let baseline = [4, 4, 4, 2, 2, 0];
+        let system = [4, 4, 1, 2, 2, 2];
+        let swaps = [false, false, true, true];
+        // No swap: A is the system, B the baseline; all swapped: the reverse.
+        let (a, b) = randomization_scores(&baseline, &system, &swaps, &settings).unwrap();
+        let score = |h: u128, r: u128, m: u128| {
+            let counts = crate::OrderCounts {
+                hypothesis: h,
+                reference: r,
+                matching: m,
+            };
+            crate::sacrebleu_score(&[counts], &settings)
+        };
+        assert_eq!(a, vec![score(6, 6, 3), score(6, 6, 4)]);
+        assert_eq!(b, vec![score(6, 6, 4), score(6, 6, 3)]);
+        assert!(randomization_scores(&baseline, &system, &[true], &settings).is_err());
     }
 }

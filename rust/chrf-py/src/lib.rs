@@ -6,7 +6,10 @@
 
 mod texts;
 
-use chrf_core::bootstrap::{resampled_scores as resampled_scores_core, SegmentTable};
+use chrf_core::bootstrap::{
+    randomization_scores as randomization_scores_core, resampled_scores as resampled_scores_core,
+    SegmentTable,
+};
 use chrf_core::pool;
 use chrf_core::{
     Averaging, Beta, ChrfError, Components, Count, NgramKind, OrderCounts, Settings, Statistics,
@@ -256,6 +259,29 @@ fn resampled_scores<'py>(
     ))
 }
 
+/// The scores of the two pseudo-systems of each randomization trial.
+type ScorePair<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
+/// sacreBLEU's paired approximate randomization scores (see `chrf_core::bootstrap`).
+#[pyfunction]
+fn randomization_scores<'py>(
+    py: Python<'py>,
+    config: &Config,
+    baseline: PyReadonlyArray3<'py, u64>,
+    system: PyReadonlyArray3<'py, u64>,
+    swaps: PyReadonlyArray2<'py, bool>,
+) -> PyResult<ScorePair<'py>> {
+    let not_contiguous = |_| PyValueError::new_err("arrays must be C-contiguous");
+    let baseline = baseline.as_slice().map_err(not_contiguous)?;
+    let system = system.as_slice().map_err(not_contiguous)?;
+    let swaps = swaps.as_slice().map_err(not_contiguous)?;
+    let settings = &config.settings;
+    let (a, b) = py
+        .detach(|| randomization_scores_core(baseline, system, swaps, settings))
+        .map_err(to_py_err)?;
+    Ok((PyArray1::from_vec(py, a), PyArray1::from_vec(py, b)))
+}
+
 type Counts = (Count, Count, Count);
 
 fn counts_of(stats: &Statistics) -> Vec<Counts> {
@@ -324,7 +350,7 @@ fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py,
 mod _chrf {
     #[pymodule_export]
     use super::{
-        aggregate, components_of, corpus_statistics, pairwise, resampled_scores, score_of,
-        segment_statistics, sentence_scores, thread_count, Config,
+        aggregate, components_of, corpus_statistics, pairwise, randomization_scores,
+        resampled_scores, score_of, segment_statistics, sentence_scores, thread_count, Config,
     };
 }
