@@ -16,6 +16,13 @@ def fraction_text(value: Fraction | None) -> str | None:
     return None if value is None else f"{value.numerator}/{value.denominator}"
 
 
+def six_decimals(value: Fraction) -> str:
+    """The exact value rounded to six decimals, ties to even ("25.000000")."""
+    micros = round(abs(value) * 10**6)  # round() on a Fraction rounds half to even
+    sign = "-" if value < 0 and micros else ""
+    return f"{sign}{micros // 10**6}.{micros % 10**6:06d}"
+
+
 @dataclass(frozen=True)
 class OrderComponents:
     """One order: its counts and, exactly, its precision, recall and F-β (None if undefined)."""

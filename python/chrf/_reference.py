@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from chrf._components import Components, NgramType, OrderComponents
+from chrf._components import Components, NgramType, OrderComponents, six_decimals
 from chrf._inputs import References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
 
@@ -193,12 +193,6 @@ def components_of(stats: Stats, settings: Settings, segment_count: int) -> Compo
         score=six_decimals(value),
         cross_checked=checked,
     )
-
-
-def six_decimals(value: Fraction) -> str:
-    micros = round(abs(value) * 10**6)  # round() on a Fraction rounds half to even
-    sign = "-" if value < 0 and micros else ""
-    return f"{sign}{micros // 10**6}.{micros % 10**6:06d}"
 
 
 def components(

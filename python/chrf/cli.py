@@ -8,6 +8,7 @@ chrf selftest                    worked examples through the compiled path and t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,13 +19,22 @@ __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return dispatch(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (`chrf ... | head`): say nothing more, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def dispatch(args: list[str]) -> int:
     if args and args[0] == "components":
         return _components(args[1:])
     if args and args[0] == "selftest":
         return _selftest(args[1:])
-    print(__doc__, file=sys.stderr)
-    return 2
+    from chrf._cli_score import score_main
+
+    return score_main(args)
 
 
 def _components(argv: list[str]) -> int:
