@@ -282,8 +282,12 @@ def split_row(line: str, count: int, name: str, number: int) -> list[str]:
 def unzip(rows: Iterator[list[str]], count: int) -> list[Iterator[str]]:
     """Splits one iterator of rows into `count` column iterators, to be consumed in lockstep
     (as `zip` does), so that `tee` buffers one row at most."""
-    copies = tee(rows, count)
-    return [(row[k] for row in copy) for k, copy in enumerate(copies)]
+    return [column(copy, k) for k, copy in enumerate(tee(rows, count))]
+
+
+def column(rows: Iterator[list[str]], k: int) -> Iterator[str]:
+    for row in rows:
+        yield row[k]
 
 
 @dataclass
@@ -408,7 +412,9 @@ def single_system(
     metric = metric_of(settings, refs.count)
     if args.confidence:
         c = whole_corpus(system, refs)
-        result = metric.corpus_score(c.hypotheses, c.references, n_bootstrap=args.confidence_n)
+        result = metric.corpus_score(
+            c.hypotheses, c.references, n_bootstrap=args.confidence_n, progress=not args.quiet
+        )
         stats = None
     else:
         stats = streamed_statistics(settings, system, refs)

@@ -227,14 +227,17 @@ class CHRF:
         hypotheses: Texts,
         references: References | None,
         n_bootstrap: int = 1,
+        *,
+        progress: bool = False,
     ) -> CHRFScore:
-        """The corpus score; with ``n_bootstrap > 1``, also sacreBLEU's bootstrap 95% interval."""
+        """The corpus score; with ``n_bootstrap > 1``, also sacreBLEU's bootstrap 95% interval
+        (``progress=True`` draws a progress bar on stderr when it is a terminal)."""
         c = self._corpus(hypotheses, references)
         if n_bootstrap > 1:
             from chrf._significance import bootstrap_scores
 
             self.n_bootstrap = n_bootstrap
-            self.seed, samples = bootstrap_scores(self.settings, c, n_bootstrap)
+            self.seed, samples = bootstrap_scores(self.settings, c, n_bootstrap, progress)
             result = self._score(score_of(self.settings, corpus_counts(self.settings, c)))
             result.estimate_ci(samples)
             return result

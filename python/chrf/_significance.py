@@ -32,7 +32,9 @@ def sacrebleu_seed() -> tuple[str, int | None]:
     return text, None if text == "none" else int(text)
 
 
-def bootstrap_scores(settings: Settings, c: Corpus, n_samples: int) -> tuple[str, list[Any]]:
+def bootstrap_scores(
+    settings: Settings, c: Corpus, n_samples: int, show: bool = False
+) -> tuple[str, list[Any]]:
     """The seed and the scores of ``n_samples`` bootstrap resamples, as sacreBLEU draws them.
 
     The random indices come from NumPy exactly as in sacreBLEU's ``_bootstrap_resample``; the
@@ -44,12 +46,12 @@ def bootstrap_scores(settings: Settings, c: Corpus, n_samples: int) -> tuple[str
     stats = _chrf.segment_statistics(cfg, c.hypotheses, c.streams, c.nested)
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    values, is_float32 = _chrf.resampled_scores(cfg, stats, picks)
-    if is_float32.any():
+    values = resampled_values(cfg, stats, picks, Progress("bootstrap", n_samples, show))
+    if any(isinstance(v, np.float32) for v in values):
         # A resample with no effective order scores a Python 0.0 in sacreBLEU, which then
         # cannot average it with float32s (statistics.mean raises TypeError). 0.0 is exact in
         # float32, so holding every score as float32 gives the mean sacreBLEU means.
-        return seed_text, list(values.astype(np.float32))
+        return seed_text, [np.float32(v) for v in values]
     return seed_text, values.tolist()
 
 

@@ -1,0 +1,256 @@
+"""The command line against sacreBLEU's: same scores, strings, intervals and p-values."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import chrf
+from chrf._sacrebleu import SIGNATURE_VERSION
+
+OURS = [sys.executable, "-m", "chrf.cli"]
+SACREBLEU = [sys.executable, "-m", "sacrebleu"]
+
+
+def run(
+    command: list[str], cwd: Path, stdin: bytes | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        input=None if stdin is None else stdin.decode(),
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **env},
+    )
+
+
+def same_as_sacrebleu(cwd: Path, args: list[str], stdin: bytes | None = None) -> str:
+    ours = run([*OURS, *args], cwd, stdin)
+    theirs = run([*SACREBLEU, *args], cwd, stdin)
+    assert ours.returncode == theirs.returncode == 0, ours.stderr + theirs.stderr
+    expected = theirs.stdout.replace("version:2.6.0", f"version:{SIGNATURE_VERSION}")
+    expected = expected.replace('"version": "2.6.0"', f'"version": "{SIGNATURE_VERSION}"')
+    expected = expected.replace("|v:2.6.0", f"|v:{SIGNATURE_VERSION}")
+    assert ours.stdout == expected
+    return ours.stdout
+
+
+@pytest.fixture(scope="module")
+def en_de(wmt_dir: Path) -> Path:
+    return wmt_dir / "generaltest2022.en-de"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["-f", "text"],
+        ["-f", "text", "-w", "4", "-cw", "2"],
+        ["-b", "-w", "6", "--chrf-eps-smoothing"],
+        ["-f", "text", "-sh", "--chrf-lowercase", "--chrf-whitespace"],
+        ["-f", "text", "-cc", "4", "-cw", "3", "--chrf-beta", "1"],
+        ["--confidence", "-w", "3"],
+        ["--confidence", "-f", "text", "-cin", "200", "-cw", "2"],
+    ],
+)
+def test_one_system_prints_what_sacrebleu_prints(en_de: Path, extra: list[str]) -> None:
+    same_as_sacrebleu(en_de, ["ref.A.txt", "-i", "hyp.Online-B.txt", "-m", "chrf", *extra])
+
+
+def test_several_references_and_stdin(en_de: Path) -> None:
+    same_as_sacrebleu(
+        en_de, ["ref.A.txt", "ref.B.txt", "-i", "hyp.OpenNMT.txt", "-m", "chrf", "-f", "text"]
+    )
+    hyp = (en_de / "hyp.OpenNMT.txt").read_bytes()
+    same_as_sacrebleu(en_de, ["ref.A.txt", "-m", "chrf", "-f", "text", "-cw", "2"], stdin=hyp)
+
+
+def test_tab_separated_references(en_de: Path, tmp_path: Path) -> None:
+    refs = [(en_de / f"ref.{k}.txt").read_text("utf-8").splitlines() for k in "AB"]
+    joined = tmp_path / "refs.tsv"
+    joined.write_text("\n".join(f"{a}\t{b}" for a, b in zip(*refs, strict=True)) + "\n", "utf-8")
+    args = [
+        str(joined),
+        "-nr",
+        "2",
+        "-i",
+        str(en_de / "hyp.Online-B.txt"),
+        "-m",
+        "chrf",
+        "-f",
+        "text",
+    ]
+    same_as_sacrebleu(en_de, args)
+
+
+def test_sentence_level_prints_what_sacrebleu_prints(en_de: Path, tmp_path: Path) -> None:
+    lines = (en_de / "hyp.JDExploreAcademy.txt").read_text("utf-8").splitlines()[:300]
+    refs = (en_de / "ref.A.txt").read_text("utf-8").splitlines()[:300]
+    (tmp_path / "h.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "r.txt").write_text("\n".join(refs) + "\n", "utf-8")
+    out = same_as_sacrebleu(
+        tmp_path, ["r.txt", "-i", "h.txt", "-m", "chrf", "--sentence-level", "-w", "5"]
+    )
+    assert len(out.splitlines()) == 300
+
+
+def test_many_systems_json_matches_sacrebleu(en_de: Path) -> None:
+    args = ["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "-m", "chrf", "-w", "3"]
+    same_as_sacrebleu(en_de, args)
+
+
+def system_rows(text: str, names: list[str]) -> list[tuple[float, ...]]:
+    """The numbers of each system's row: score, mean and CI, then p, as printed (sacreBLEU puts
+    the p-value on the line after the system's name)."""
+    lines = text.splitlines()
+    rows = []
+    for name in names:
+        at = next(i for i, line in enumerate(lines) if name in line)
+        row = lines[at]
+        following = lines[at + 1] if at + 1 < len(lines) else ""
+        if "(p =" in following and not any(other in following for other in names):
+            row += following
+        rows.append(tuple(float(x) for x in re.findall(r"\d+\.\d+", row)))
+    return rows
+
+
+@pytest.mark.parametrize("test", [["--paired-bs"], ["--paired-ar", "-parn", "3000"]])
+def test_paired_tests_give_sacrebleus_numbers(en_de: Path, test: list[str]) -> None:
+    systems = ["hyp.Online-B.txt", "hyp.JDExploreAcademy.txt", "hyp.OpenNMT.txt"]
+    args = ["ref.A.txt", "-i", *systems, "-m", "chrf", "-f", "text", "-w", "4", *test]
+    ours = run([*OURS, *args], en_de)
+    theirs = run([*SACREBLEU, *args], en_de)
+    assert ours.returncode == 0, ours.stderr
+    assert system_rows(ours.stdout, systems) == system_rows(theirs.stdout, systems)
+    signature = re.search(r"nrefs:\S+", theirs.stdout)
+    assert signature is not None
+    assert signature.group(0).replace("2.6.0", SIGNATURE_VERSION) in ours.stdout
+
+
+def test_paired_json_is_valid_and_exact(en_de: Path) -> None:
+    args = [
+        "ref.A.txt",
+        "-i",
+        "hyp.Online-B.txt",
+        "hyp.OpenNMT.txt",
+        "-m",
+        "chrf",
+        "--paired-bs",
+        "-pbsn",
+        "300",
+    ]
+    rows = json.loads(run([*OURS, *args], en_de).stdout)
+    assert rows[0]["system"] == "Baseline: hyp.Online-B.txt"
+    assert rows[0]["chrF2"]["p_value"] is None
+    assert 0 < rows[1]["chrF2"]["p_value"] <= 1
+    hyps = (en_de / "hyp.OpenNMT.txt").read_text("utf-8").splitlines()
+    refs = (en_de / "ref.A.txt").read_text("utf-8").splitlines()
+    assert rows[1]["chrF2"]["score"] == chrf.score(hyps, refs)
+
+
+def test_line_count_mismatch_names_files_and_counts(en_de: Path, tmp_path: Path) -> None:
+    short = tmp_path / "short.txt"
+    short.write_text("a line\nanother\n", "utf-8")
+    done = run([*OURS, "ref.A.txt", "-i", str(short)], en_de)
+    assert done.returncode == 1
+    assert f"{short} has 2 lines, ref.A.txt has 2037 lines" in done.stderr
+
+
+def test_breakdown_shows_the_exact_components(en_de: Path) -> None:
+    done = run(
+        [*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-f", "text", "--breakdown"],
+        en_de,
+    )
+    hyps = (en_de / "hyp.Online-B.txt").read_text("utf-8").splitlines()
+    refs = (en_de / "ref.A.txt").read_text("utf-8").splitlines()
+    c = chrf.components(hyps, refs, word_order=2)
+    for order in c.orders:
+        counts = (order.hypothesis_ngrams, order.reference_ngrams, order.matching_ngrams)
+        pattern = r"\s+".join([f"{order.type} {order.n}", *map(str, counts)]) + r"\s"
+        assert re.search(pattern, done.stdout)
+    assert (
+        f"score: {c.score} ({c.score_fraction.numerator}/{c.score_fraction.denominator})"
+        in done.stdout
+    )
+    as_json = json.loads(
+        run([*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", "--breakdown"], en_de).stdout
+    )
+    assert as_json["breakdown"] == chrf.components(hyps, refs).to_dict()
+
+
+def test_chunks_do_not_change_the_score(en_de: Path) -> None:
+    args = [*OURS, "ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-b", "-w", "12"]
+    whole = run(args, en_de).stdout
+    assert run(args, en_de, CHRF_CLI_CHUNK="7").stdout == whole
+
+
+PEAK_MEMORY = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def test_plain_scoring_streams_large_files(tmp_path: Path) -> None:
+    line = "the quick brown fox jumps over the lazy dog near the river bank " * 2
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    with hyp.open("w") as h, ref.open("w") as r:
+        for i in range(400_000):
+            h.write(f"{i} {line}\n")
+            r.write(f"{line} {i}\n")
+    file_mb = hyp.stat().st_size / 2**20
+    command = [sys.executable, "-c", PEAK_MEMORY, *OURS, str(ref), "-i", str(hyp), "-b"]
+    peak_mb = int(run(command, tmp_path).stdout) / 1024  # ru_maxrss is in KiB on Linux
+    # Loading both files would take several times their 100+ MB; streaming stays far below
+    # the size of one of them (the interpreter alone is about 20 MB).
+    assert file_mb > 50
+    assert peak_mb < file_mb, (peak_mb, file_mb)
+
+
+def test_bad_arguments_are_errors_not_tracebacks(en_de: Path) -> None:
+    for args, message in [
+        (["ref.A.txt", "-i", "missing.txt"], "cannot read missing.txt"),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "--chrf-beta", "x"], "--beta must be a number"),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "-cc", "0"], "must not both be 0"),
+        (
+            ["ref.A.txt", "-i", "hyp.Online-B.txt", "--paired-bs"],
+            "paired tests need several systems",
+        ),
+        (["-i", "hyp.Online-B.txt"], "at least one reference"),
+    ]:
+        done = run([*OURS, *args], en_de)
+        assert done.returncode == 1
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_progress_bar_is_drawn_only_on_a_terminal(en_de: Path) -> None:
+    args = [*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "--paired-bs"]
+    main, terminal = pty.openpty()
+    with subprocess.Popen(args, cwd=en_de, stdout=subprocess.PIPE, stderr=terminal) as process:
+        os.close(terminal)
+        drawn = b""
+        while True:
+            try:
+                piece = os.read(main, 4096)
+            except OSError:  # the terminal closed
+                break
+            if not piece:
+                break
+            drawn += piece
+        process.wait()
+    os.close(main)
+    assert b"paired bootstrap [" in drawn
+    assert b"3000/3000" in drawn
+    piped = run([*args], en_de)
+    assert piped.returncode == 0
+    assert "paired bootstrap" not in piped.stderr
