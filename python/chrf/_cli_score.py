@@ -24,7 +24,7 @@ from chrf._api import statistics
 from chrf._components import Components, fraction_text, six_decimals
 from chrf._inputs import Corpus, corpus
 from chrf._sacrebleu import CHRF, VERSION, CHRFScore
-from chrf._settings import AVERAGINGS, Options, Settings
+from chrf._settings import AVERAGINGS, Settings
 from chrf._statistics import Statistics
 
 __all__ = ["score_main"]
@@ -207,16 +207,7 @@ def parse_beta(text: str) -> int | Fraction | float:
 
 
 def metric_of(settings: Settings, num_refs: int) -> CHRF:
-    metric = CHRF(
-        char_order=settings.char_order,
-        word_order=settings.word_order,
-        beta=settings.beta,
-        lowercase=settings.lowercase,
-        whitespace=settings.include_whitespace,
-        eps_smoothing=settings.eps_smoothing,
-        averaging=settings.averaging,
-        count_hyp_without_ref=settings.count_hyp_without_ref,
-    )
+    metric = CHRF.from_settings(settings)
     metric.num_refs = num_refs
     return metric
 
@@ -386,24 +377,11 @@ def whole_corpus(system: System, refs: References) -> Segments:
 def streamed_statistics(settings: Settings, system: System, refs: References) -> Statistics:
     total: Statistics | None = None
     for chunk in aligned_chunks(system, refs):
-        part = statistics(chunk.hypotheses, chunk.references, **options_of(settings))
+        part = statistics(chunk.hypotheses, chunk.references, **settings.options())
         total = part if total is None else total + part
     if total is None:
         raise CliError(f"{system.name} is empty")
     return total
-
-
-def options_of(settings: Settings) -> Options:
-    return {
-        "char_order": settings.char_order,
-        "word_order": settings.word_order,
-        "beta": settings.beta,
-        "lowercase": settings.lowercase,
-        "include_whitespace": settings.include_whitespace,
-        "averaging": settings.averaging,
-        "eps_smoothing": settings.eps_smoothing,
-        "count_hyp_without_ref": settings.count_hyp_without_ref,
-    }
 
 
 def single_system(
@@ -488,7 +466,7 @@ def sentence_level(
     metric = metric_of(settings, refs.count)
     signature = metric.get_signature().format(args.short)
     for chunk in aligned_chunks(system, refs):
-        for value in sentence_scores(chunk.hypotheses, chunk.references, **options_of(settings)):
+        for value in sentence_scores(chunk.hypotheses, chunk.references, **settings.options()):
             result = CHRFScore(
                 float(value), settings.char_order, settings.word_order, settings.beta
             )

@@ -206,6 +206,20 @@ class CHRF:
         if references is not None:
             self._ref_cache = self._streams(references)
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CHRF:
+        """The metric of a :class:`chrf.Settings`."""
+        return cls(
+            settings.char_order,
+            settings.word_order,
+            settings.beta,
+            settings.lowercase,
+            settings.include_whitespace,
+            settings.eps_smoothing,
+            averaging=settings.averaging,
+            count_hyp_without_ref=settings.count_hyp_without_ref,
+        )
+
     def _streams(self, references: References) -> list[list[object]]:
         refs = as_list(references, "references")
         if refs and isinstance(refs[0], str):

@@ -74,6 +74,19 @@ class Settings:
                 "it cannot be combined with averaging='per_order_f'"
             )
 
+    def options(self) -> Options:
+        """The keyword arguments that give these settings back (``Settings(**s.options())``)."""
+        return Options(
+            char_order=self.char_order,
+            word_order=self.word_order,
+            beta=self.beta,
+            lowercase=self.lowercase,
+            include_whitespace=self.include_whitespace,
+            averaging=self.averaging,
+            eps_smoothing=self.eps_smoothing,
+            count_hyp_without_ref=self.count_hyp_without_ref,
+        )
+
     @property
     def beta_fraction(self) -> Fraction:
         """β exactly: a float β is taken at its exact binary value."""

@@ -15,7 +15,11 @@ use chrf_core::{
     Averaging, Beta, ChrfError, Components, Count, NgramKind, OrderCounts, Settings, Statistics,
 };
 use num_rational::BigRational;
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3};
+use numpy::ndarray::Dimension;
+use numpy::{
+    Element, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray, PyReadonlyArray2,
+    PyReadonlyArray3,
+};
 use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -228,6 +232,15 @@ fn components_of<'py>(
     components_to_py(py, &components)
 }
 
+/// The elements of a C-contiguous array, in order.
+fn contiguous<'a, T: Element, D: Dimension>(
+    array: &'a PyReadonlyArray<'_, T, D>,
+) -> PyResult<&'a [T]> {
+    array
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("arrays must be C-contiguous"))
+}
+
 /// Score values, and whether each is a float32.
 type ResampledScores<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<bool>>);
 
@@ -241,9 +254,8 @@ fn resampled_scores<'py>(
     segment_statistics: PyReadonlyArray3<'py, u64>,
     picks: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<ResampledScores<'py>> {
-    let not_contiguous = |_| PyValueError::new_err("arrays must be C-contiguous");
-    let counts = segment_statistics.as_slice().map_err(not_contiguous)?;
-    let picks = picks.as_slice().map_err(not_contiguous)?;
+    let counts = contiguous(&segment_statistics)?;
+    let picks = contiguous(&picks)?;
     let settings = &config.settings;
     let scores = py
         .detach(|| {
@@ -271,10 +283,9 @@ fn randomization_scores<'py>(
     system: PyReadonlyArray3<'py, u64>,
     swaps: PyReadonlyArray2<'py, bool>,
 ) -> PyResult<ScorePair<'py>> {
-    let not_contiguous = |_| PyValueError::new_err("arrays must be C-contiguous");
-    let baseline = baseline.as_slice().map_err(not_contiguous)?;
-    let system = system.as_slice().map_err(not_contiguous)?;
-    let swaps = swaps.as_slice().map_err(not_contiguous)?;
+    let baseline = contiguous(&baseline)?;
+    let system = contiguous(&system)?;
+    let swaps = contiguous(&swaps)?;
     let settings = &config.settings;
     let (a, b) = py
         .detach(|| randomization_scores_core(baseline, system, swaps, settings))
