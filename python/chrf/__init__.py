@@ -7,6 +7,7 @@
 '25.000000'
 """
 
+from chrf import _sacrebleu
 from chrf._api import components, score, statistics
 from chrf._batch import (
     aggregate,
@@ -20,6 +21,8 @@ from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
 from chrf._settings import Settings
 from chrf._statistics import Statistics
+
+__version__ = _sacrebleu.VERSION
 
 __all__ = [
     "CHRF",

@@ -11,6 +11,8 @@ RawOrder: TypeAlias = tuple[
 ]
 RawComponents: TypeAlias = tuple[list[RawOrder], int, Fraction, Fraction, Fraction, str, bool]
 
+__version__: str
+
 class Config:
     def __new__(
         cls,

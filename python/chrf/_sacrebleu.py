@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import json
-import statistics as pystats
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from chrf import _chrf
 from chrf._api import corpus_counts, score_of
 from chrf._inputs import Corpus, References, Texts, as_list, corpus
 from chrf._settings import Averaging, Beta, Settings
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
-try:
-    VERSION = version("chrf")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    VERSION = "0+unknown"
+VERSION = _chrf.__version__
 SIGNATURE_VERSION = f"chrf-{VERSION}"
 
 
@@ -151,7 +147,9 @@ class CHRFScore:
         upper_idx = n - lower_idx - 1
         lower, upper = raw_scores[lower_idx], raw_scores[upper_idx]
         self._ci = 0.5 * (upper - lower)
-        self._mean = pystats.mean(raw_scores)
+        import statistics  # only here: it is a slow import, and bootstrap runs are rare
+
+        self._mean = statistics.mean(raw_scores)
 
     def __repr__(self) -> str:
         return self.format()

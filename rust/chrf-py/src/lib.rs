@@ -359,6 +359,14 @@ fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py,
 
 #[pymodule]
 mod _chrf {
+    use pyo3::prelude::*;
+
+    /// The package version, from Cargo (the wheel's version), without reading package metadata.
+    #[pymodule_init]
+    fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
+        module.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+
     #[pymodule_export]
     use super::{
         aggregate, components_of, corpus_statistics, pairwise, randomization_scores,
