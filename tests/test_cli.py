@@ -187,6 +187,16 @@ def test_breakdown_shows_the_exact_components(en_de: Path) -> None:
     assert as_json["breakdown"] == chrf.components(hyps, refs).to_dict()
 
 
+def test_breakdown_with_a_confidence_interval_from_stdin(en_de: Path) -> None:
+    hyp = (en_de / "hyp.Online-B.txt").read_bytes()
+    done = run(
+        [*OURS, "ref.A.txt", "--confidence", "-cin", "50", "--breakdown", "-f", "text"], en_de, hyp
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(μ = 64.6 ±" in done.stdout
+    assert "score: 64.640103 (" in done.stdout
+
+
 def test_chunks_do_not_change_the_score(en_de: Path) -> None:
     args = [*OURS, "ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-b", "-w", "12"]
     whole = run(args, en_de).stdout

@@ -388,19 +388,21 @@ def single_system(
     args: argparse.Namespace, settings: Settings, refs: References, system: System
 ) -> int:
     metric = metric_of(settings, refs.count)
+    if args.breakdown and settings.eps_smoothing:
+        raise CliError("--breakdown shows exact fractions, which --eps-smoothing does not have")
     if args.confidence:
         c = whole_corpus(system, refs)
         result = metric.corpus_score(
             c.hypotheses, c.references, n_bootstrap=args.confidence_n, progress=not args.quiet
         )
-        stats = None
+        stats = statistics(c.hypotheses, c.references, **settings.options())
     else:
         stats = streamed_statistics(settings, system, refs)
         result = CHRFScore(stats.score(), settings.char_order, settings.word_order, settings.beta)
     signature = metric.get_signature().format(args.short if args.format != "json" else False)
     text = result.format(args.width, args.score_only, signature, args.format == "json")
     if args.breakdown:
-        components = breakdown_of(settings, stats, system, refs, args)
+        components = stats.components()
         if args.format == "json" and not args.score_only:
             data = json.loads(text)
             data["breakdown"] = components.to_dict()
@@ -409,21 +411,6 @@ def single_system(
             text += "\n" + breakdown_table(components)
     print(text)
     return 0
-
-
-def breakdown_of(
-    settings: Settings,
-    stats: Statistics | None,
-    system: System,
-    refs: References,
-    args: argparse.Namespace,
-) -> Components:
-    if settings.eps_smoothing:
-        raise CliError("--breakdown shows exact fractions, which --eps-smoothing does not have")
-    if stats is None:  # --confidence read the files already; read them again for the counts
-        sources = system_sources(args)
-        stats = streamed_statistics(settings, sources[0], refs)
-    return stats.components()
 
 
 def breakdown_table(c: Components) -> str:
