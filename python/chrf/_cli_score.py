@@ -271,8 +271,9 @@ def split_row(line: str, count: int, name: str, number: int) -> list[str]:
 
 
 def unzip(rows: Iterator[list[str]], count: int) -> list[Iterator[str]]:
-    """Splits one iterator of rows into `count` column iterators, to be consumed in lockstep
-    (as `zip` does), so that `tee` buffers one row at most."""
+    """Splits one iterator of rows into `count` column iterators. Consumed in lockstep (as the
+    references are, by `zip`), `tee` buffers one row; consumed one after another (several systems
+    on stdin), it keeps the rows the later columns have not reached yet."""
     return [column(copy, k) for k, copy in enumerate(tee(rows, count))]
 
 
@@ -309,8 +310,8 @@ def stdin_systems(stdin: TextIO) -> list[System]:
     columns = unzip(_prepend(fields, rows), count)
     names = ["stdin"] if count == 1 else [f"System {k + 1}" for k in range(count)]
     return [
-        System(name, (field.rstrip() for field in column))
-        for name, column in zip(names, columns, strict=True)
+        System(name, (field.rstrip() for field in lines_of_system))
+        for name, lines_of_system in zip(names, columns, strict=True)
     ]
 
 
