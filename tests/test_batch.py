@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
-from wmt import cases
 
 import chrf
 from chrf import _reference
 from strategies import chrf_settings, corpora, texts
+from wmt import cases
 
 pools = st.lists(texts, min_size=1, max_size=6)
 

@@ -10,10 +10,10 @@ import sacrebleu
 from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
-from wmt import Case, cases
 
 import chrf
 from strategies import corpora, texts
+from wmt import Case, cases
 
 assert sacrebleu.__version__ == "2.6.0", "the parity anchor is sacreBLEU 2.6.0"
 
