@@ -33,9 +33,9 @@ def run(
     )
 
 
-def same_as_sacrebleu(cwd: Path, args: list[str], stdin: bytes | None = None) -> str:
-    ours = run([*OURS, *args], cwd, stdin)
-    theirs = run([*SACREBLEU, *args], cwd, stdin)
+def same_as_sacrebleu(cwd: Path, args: list[str], stdin: bytes | None = None, **env: str) -> str:
+    ours = run([*OURS, *args], cwd, stdin, **env)
+    theirs = run([*SACREBLEU, *args], cwd, stdin, **env)
     assert ours.returncode == theirs.returncode == 0, ours.stderr + theirs.stderr
     expected = theirs.stdout.replace("version:2.6.0", f"version:{SIGNATURE_VERSION}")
     expected = expected.replace('"version": "2.6.0"', f'"version": "{SIGNATURE_VERSION}"')
@@ -64,6 +64,13 @@ def en_de(wmt_dir: Path) -> Path:
 )
 def test_one_system_prints_what_sacrebleu_prints(en_de: Path, extra: list[str]) -> None:
     same_as_sacrebleu(en_de, ["ref.A.txt", "-i", "hyp.Online-B.txt", "-m", "chrf", *extra])
+
+
+def test_the_seed_comes_from_sacrebleu_seed(en_de: Path) -> None:
+    args = ["ref.A.txt", "-i", "hyp.OpenNMT.txt", "-m", "chrf", "--confidence", "-w", "4"]
+    seven = same_as_sacrebleu(en_de, args, SACREBLEU_SEED="7")
+    assert '"seed": "7"' in seven
+    assert seven != same_as_sacrebleu(en_de, args)
 
 
 def test_several_references_and_stdin(en_de: Path) -> None:
