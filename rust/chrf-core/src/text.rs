@@ -60,12 +60,6 @@ pub fn for_each_char_unit(text: &str, include_whitespace: bool, mut f: impl FnMu
     }
 }
 
-/// The code points character n-grams are taken from (see [`for_each_char_unit`]).
-pub fn char_units(text: &str, include_whitespace: bool, units: &mut Vec<u32>) {
-    units.clear();
-    for_each_char_unit(text, include_whitespace, |unit| units.push(unit));
-}
-
 /// Calls `f` with every chrF++ word token of `text`, in order (SPEC §4, sacreBLEU's
 /// `_remove_punctuation`).
 ///
@@ -173,6 +167,11 @@ fn split_word<'t>(word: &'t str, f: &mut impl FnMut(&'t str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn char_units(text: &str, include_whitespace: bool, units: &mut Vec<u32>) {
+        units.clear();
+        for_each_char_unit(text, include_whitespace, |unit| units.push(unit));
+    }
 
     fn tokens(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
