@@ -81,11 +81,8 @@ const SMALL_WINDOWS: usize = i16::MAX as usize;
 //
 // Each step is one window: the number of units it shares with the previous window, and its
 // side (0 hypothesis, 1 reference). Windows sharing ℓ leading units are in the same group for
-// the orders 1..=ℓ, so the groups of an order n that hold more than one window are the runs of
-// consecutive steps sharing at least n units. The orders with an open run are always
-// 1..=depth, so each step only opens or closes the orders between the previous depth and its
-// own ℓ, and a run's counts come from running totals of the windows seen on each side.
-// Singleton groups are never opened: with one window, min(hyp, ref) is 0.
+// the orders 1..=ℓ; a step sharing fewer than n units closes the order-n group before it, which
+// adds min(hypothesis windows, reference windows) to the order's matches.
 
 /// Adds the matches of the steps to `matches`.
 fn tally(steps: impl Iterator<Item = (usize, usize)>, small: bool, matches: &mut [u64]) {
@@ -110,7 +107,10 @@ fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDER
     lanes.matches().map(|m| m as u64)
 }
 
-/// The same tally with 64-bit counts and any number of orders.
+/// The same tally with 64-bit counts and any number of orders. Only groups of more than one
+/// window can match, and those of order n are the runs of steps sharing at least n units. The
+/// orders with an open run are always 1..=depth, so a step opens or closes only the orders
+/// between the previous depth and its own ℓ, and a run's counts come from running totals.
 fn tally_large(steps: impl Iterator<Item = (usize, usize)>, matches: &mut [u64]) {
     let mut run_start: Vec<[u64; 2]> = Vec::new();
     let mut seen = [0u64; 2];
