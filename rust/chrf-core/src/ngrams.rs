@@ -96,8 +96,9 @@ fn tally(steps: impl Iterator<Item = (usize, usize)>, small: bool, matches: &mut
 }
 
 /// The tally in 16-bit lanes, one per order, updated without branches. Every window counts
-/// in every order's group, its length notwithstanding: a window shorter than n units always
-/// sits alone in its order-n group (see above), where it adds min(1, 0) = 0.
+/// in every order's group, its length notwithstanding: a window shorter than n units shares
+/// fewer than n units with both neighbours (equal short windows share exactly their length), so
+/// it sits alone in its order-n group, where it adds min(1, 0) = 0.
 fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDERS] {
     let mut lanes = Lanes::default();
     for (shared, side) in steps {
