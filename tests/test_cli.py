@@ -170,6 +170,9 @@ def test_line_count_mismatch_names_files_and_counts(en_de: Path, tmp_path: Path)
     done = run([*OURS, "ref.A.txt", "-i", str(short)], en_de)
     assert done.returncode == 1
     assert f"{short} has 2 lines, ref.A.txt has 2037 lines" in done.stderr
+    paired = run([*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", str(short), "--paired-bs"], en_de)
+    assert paired.returncode == 1
+    assert f"{short} has 2 lines, ref.A.txt has 2037 lines" in paired.stderr
 
 
 def test_breakdown_shows_the_exact_components(en_de: Path) -> None:

@@ -356,6 +356,10 @@ def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:
 
 def length_error(names: list[str], complete: int, rest: list[tuple[str | None, ...]]) -> CliError:
     counts = [complete + sum(row[k] is not None for row in rest) for k in range(len(names))]
+    return mismatch(names, counts)
+
+
+def mismatch(names: list[str], counts: list[int]) -> CliError:
     described = ", ".join(
         f"{name} has {count} lines" for name, count in zip(names, counts, strict=True)
     )
@@ -364,12 +368,20 @@ def length_error(names: list[str], complete: int, rest: list[tuple[str | None, .
 
 def whole_corpus(system: System, refs: References) -> Segments:
     """All segments in memory: for the statistical tests, which resample segments."""
-    whole = Segments([], [[] for _ in range(refs.count)])
-    for chunk in aligned_chunks(system, refs):
-        whole.hypotheses += chunk.hypotheses
-        for stream, part in zip(whole.references, chunk.references, strict=True):
-            stream += part
-    return whole
+    return whole_corpora([system], refs)[0]
+
+
+def whole_corpora(systems: list[System], refs: References) -> list[Segments]:
+    """Every system's segments in memory, the references read once and shared by all."""
+    references = [list(stream) for stream in refs.streams()]
+    corpora = []
+    for system in systems:
+        hypotheses = list(system.lines)
+        counts = [len(hypotheses), *(len(stream) for stream in references)]
+        if len(set(counts)) != 1:
+            raise mismatch([system.name, *refs.names], counts)
+        corpora.append(Segments(hypotheses, references))
+    return corpora
 
 
 # Modes -------------------------------------------------------------------------------------
@@ -487,7 +499,7 @@ def paired_test(
 ) -> int:
     from chrf._significance import paired_bootstrap, paired_randomization
 
-    corpora = [whole_corpus(system, refs).corpus() for system in systems]
+    corpora = [segments.corpus() for segments in whole_corpora(systems, refs)]
     show = not args.quiet
     if args.paired_bs:
         seed, results = paired_bootstrap(settings, corpora[0], corpora[1:], args.paired_bs_n, show)
