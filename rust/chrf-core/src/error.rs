@@ -23,6 +23,11 @@ pub enum ChrfError {
     EpsSmoothingHasNoExactForm,
     /// The direct and the harmonic form of an F-β value disagree: an arithmetic defect.
     CrossCheckFailed(String),
+    /// A buffer of `bytes` bytes could not be allocated: the input is too large for the memory
+    /// the process may use (the binding raises `MemoryError`, where Rust would abort).
+    OutOfMemory { bytes: usize },
+    /// The caller asked the computation to stop (Ctrl-C): partial results are discarded.
+    Cancelled,
 }
 
 impl fmt::Display for ChrfError {
@@ -50,6 +55,10 @@ impl fmt::Display for ChrfError {
                 f,
                 "internal arithmetic cross-check failed for {what}; please report this"
             ),
+            Self::OutOfMemory { bytes } => {
+                write!(f, "out of memory: could not allocate {bytes} bytes")
+            }
+            Self::Cancelled => f.write_str("the computation was cancelled"),
         }
     }
 }
