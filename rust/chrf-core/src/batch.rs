@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::float::float_score_of_orders;
-use crate::pool;
+use crate::pool::{self, Interrupt};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, Count, OrderCounts, Settings};
 
@@ -193,14 +193,16 @@ pub fn pairwise_scores<S: AsRef<str> + Sync>(
     hypotheses: &[S],
     references: &[S],
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
-    pool::run(|| pairwise_in_pool(hypotheses, references, settings))
+    pool::run(|| pairwise_in_pool(hypotheses, references, settings, interrupt))?
 }
 
 fn pairwise_in_pool<S: AsRef<str> + Sync>(
     hypotheses: &[S],
     references: &[S],
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
     let distinct = Distinct::new(hypotheses, references);
     let bags = Bags::new(&distinct.texts, settings);
@@ -210,7 +212,10 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
         .par_iter()
         .map_init(
             || (vec![0u32; shared.id_count], Vec::new()),
-            |(dense, orders), &hyp| shared.row(hyp, &unique_refs, (dense, orders), &bags, settings),
+            |(dense, orders), &hyp| {
+                interrupt.check()?;
+                shared.row(hyp, &unique_refs, (dense, orders), &bags, settings)
+            },
         )
         .collect::<Result<_, _>>()?;
     // Back from distinct texts to the inputs.
@@ -238,6 +243,7 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
     references: &[S],
     weights: Option<&[u64]>,
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
     if references.is_empty() {
         return Err(ChrfError::NoReferences);
@@ -254,8 +260,8 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
     pool::run(|| {
         let distinct = Distinct::new(hypotheses, references);
         let bags = Bags::new(&distinct.texts, settings);
-        aggregate_in_pool(&distinct, &bags, weights, settings)
-    })
+        aggregate_in_pool(&distinct, &bags, weights, settings, interrupt)
+    })?
 }
 
 fn aggregate_in_pool(
@@ -263,12 +269,16 @@ fn aggregate_in_pool(
     bags: &Bags,
     weights: &[u64],
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
     let mean = MeanBag::new(bags, &distinct.references, weights)?;
     let unique_hyps = dedup(&distinct.hypotheses);
     let scores: Vec<f64> = unique_hyps
         .par_iter()
-        .map(|&hyp| mean.score(hyp as usize, bags, settings))
+        .map(|&hyp| {
+            interrupt.check()?;
+            mean.score(hyp as usize, bags, settings)
+        })
         .collect::<Result<_, _>>()?;
     let position = position_in(&unique_hyps, distinct.texts.len());
     Ok(distinct
@@ -493,6 +503,10 @@ mod tests {
     use super::*;
     use crate::{float_score, segment_statistics, Averaging, Beta};
 
+    fn none() -> Interrupt {
+        Interrupt::default()
+    }
+
     fn texts() -> Vec<String> {
         let words = ["a", "ab", "b.", "(ba", "abc", "c", "a b", "ça", "😀a", ""];
         let mut state = 0x2545_F491_4F6C_DD1Du64;
@@ -519,10 +533,11 @@ mod tests {
         let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
         for reference in &texts[..6] {
             let refs = [reference.clone()];
-            let aggregated = aggregate_scores(&texts, &refs, Some(&[3]), &settings).unwrap();
+            let aggregated =
+                aggregate_scores(&texts, &refs, Some(&[3]), &settings, &none()).unwrap();
             assert_eq!(
                 aggregated,
-                pairwise_scores(&texts, &refs, &settings).unwrap()
+                pairwise_scores(&texts, &refs, &settings, &none()).unwrap()
             );
         }
     }
@@ -539,10 +554,10 @@ mod tests {
             refs[2].clone(),
         ];
         assert_eq!(
-            aggregate_scores(&texts, refs, Some(&[1, 2, 1]), &settings).unwrap(),
-            aggregate_scores(&texts, &repeated, None, &settings).unwrap()
+            aggregate_scores(&texts, refs, Some(&[1, 2, 1]), &settings, &none()).unwrap(),
+            aggregate_scores(&texts, &repeated, None, &settings, &none()).unwrap()
         );
-        assert!(aggregate_scores(&texts, refs, Some(&[1]), &settings).is_err());
+        assert!(aggregate_scores(&texts, refs, Some(&[1]), &settings, &none()).is_err());
     }
 
     #[test]
@@ -557,7 +572,7 @@ mod tests {
             settings.count_hyp_without_ref = count;
             for averaging in [Averaging::PrecisionRecall, Averaging::PerOrderF] {
                 settings.averaging = averaging;
-                let scores = pairwise_scores(hyps, refs, &settings).unwrap();
+                let scores = pairwise_scores(hyps, refs, &settings, &none()).unwrap();
                 for (i, hyp) in hyps.iter().enumerate() {
                     for (j, reference) in refs.iter().enumerate() {
                         let alone = segment_statistics(hyp, [reference.as_str()], &settings);

@@ -10,7 +10,7 @@ use chrf_core::bootstrap::{
     randomization_scores as randomization_scores_core, resampled_scores as resampled_scores_core,
     SegmentTable,
 };
-use chrf_core::pool;
+use chrf_core::pool::{self, Interrupt};
 use chrf_core::{
     Averaging, Beta, ChrfError, Components, Count, NgramKind, OrderCounts, Settings, Statistics,
 };
@@ -20,10 +20,13 @@ use numpy::{
     Element, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray, PyReadonlyArray2,
     PyReadonlyArray3,
 };
-use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyValueError};
+use pyo3::exceptions::{
+    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use texts::{read_batches, Texts};
 
@@ -80,15 +83,50 @@ fn to_py_err(error: ChrfError) -> PyErr {
     match error {
         ChrfError::CountOverflow => PyOverflowError::new_err(message),
         ChrfError::CrossCheckFailed(_) => PyArithmeticError::new_err(message),
+        ChrfError::OutOfMemory { .. } => PyMemoryError::new_err(message),
+        ChrfError::ThreadsUnavailable(_) | ChrfError::Cancelled => PyRuntimeError::new_err(message),
         _ => PyValueError::new_err(message),
     }
+}
+
+/// Runs `work` on the crate's pool without the GIL. The calling thread meanwhile checks for
+/// signals (Python runs its handlers only when asked): Ctrl-C stops the work at its next check
+/// and raises `KeyboardInterrupt` here, within a fraction of a second, whatever the call's length.
+fn compute<R: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Interrupt) -> Result<R, ChrfError> + Send,
+) -> PyResult<R> {
+    let mut signal = None;
+    let result = py.detach(|| {
+        pool::run_interruptible(work, || {
+            signal = Python::attach(|py| py.check_signals()).err();
+            signal.is_some()
+        })
+    });
+    match signal {
+        Some(error) => Err(error),
+        None => result.map_err(to_py_err),
+    }
+}
+
+/// Imports NumPy before the first array is made. rust-numpy imports it on first use and panics
+/// if that import fails, as it does when Ctrl-C lands in the middle of it; here the failure is
+/// an ordinary exception.
+fn numpy_ready(py: Python<'_>) -> PyResult<()> {
+    static READY: AtomicBool = AtomicBool::new(false);
+    if !READY.load(Ordering::Relaxed) {
+        py.import("numpy")?;
+        READY.store(true, Ordering::Relaxed);
+    }
+    Ok(())
 }
 
 /// The corpus statistics of hypotheses against reference streams, computed without the GIL.
 fn statistics_of_texts(py: Python<'_>, config: &Config, texts: &Texts) -> PyResult<Statistics> {
     let corpus = texts.corpus()?;
-    py.detach(|| corpus.statistics(&config.settings))
-        .map_err(to_py_err)
+    compute(py, |interrupt| {
+        corpus.statistics(&config.settings, interrupt)
+    })
 }
 
 /// Corpus statistics: one (hypothesis, reference, matching) count triple per order.
@@ -113,18 +151,18 @@ fn segment_statistics<'py>(
     references: &Bound<'py, PyList>,
     nested: bool,
 ) -> PyResult<Bound<'py, PyArray3<u64>>> {
+    numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let flat: Vec<u64> = py
-        .detach(|| {
-            corpus
-                .segment_statistics(&config.settings)
-                .iter()
-                .flat_map(counts_of)
-                .flat_map(|(h, r, m)| [h, r, m])
-                .map(u64::try_from)
-                .collect::<Result<_, _>>()
-        })
+    let segments = compute(py, |interrupt| {
+        corpus.segment_statistics(&config.settings, interrupt)
+    })?;
+    let flat: Vec<u64> = segments
+        .iter()
+        .flat_map(counts_of)
+        .flat_map(|(h, r, m)| [h, r, m])
+        .map(u64::try_from)
+        .collect::<Result<_, _>>()
         .map_err(|_| PyOverflowError::new_err("a segment count exceeds 2**64 - 1"))?;
     let shape = [corpus.len(), config.settings.order_count(), 3];
     PyArray1::from_vec(py, flat).reshape(shape)
@@ -139,11 +177,12 @@ fn sentence_scores<'py>(
     references: &Bound<'py, PyList>,
     nested: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let scores = py
-        .detach(|| corpus.segment_scores(&config.settings))
-        .map_err(to_py_err)?;
+    let scores = compute(py, |interrupt| {
+        corpus.segment_scores(&config.settings, interrupt)
+    })?;
     Ok(PyArray1::from_vec(py, scores))
 }
 
@@ -156,6 +195,7 @@ fn pairwise<'py>(
     hypotheses: &Bound<'py, PyList>,
     references: &Bound<'py, PyList>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    numpy_ready(py)?;
     let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
     let refs = read_batches(references, "references", config.lowercase)?;
     let shape = [
@@ -164,17 +204,13 @@ fn pairwise<'py>(
         refs.first().map_or(0, Vec::len),
     ];
     let settings = &config.settings;
-    let flat: Vec<f64> = py
-        .detach(|| {
-            pool::run(|| {
-                hyps.par_iter()
-                    .zip(&refs)
-                    .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-        })
-        .map_err(to_py_err)?
-        .concat();
+    let flat: Vec<f64> = compute(py, |interrupt| {
+        hyps.par_iter()
+            .zip(&refs)
+            .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings, interrupt))
+            .collect::<Result<Vec<_>, _>>()
+    })?
+    .concat();
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
@@ -187,30 +223,40 @@ fn aggregate<'py>(
     references: &Bound<'py, PyList>,
     weights: Option<Vec<Option<Vec<u64>>>>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    numpy_ready(py)?;
     let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
     let refs = read_batches(references, "references", config.lowercase)?;
     let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
     let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
     let settings = &config.settings;
-    let flat: Vec<f64> = py
-        .detach(|| {
-            pool::run(|| {
-                hyps.par_iter()
-                    .zip(&refs)
-                    .zip(&weights)
-                    .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-        })
-        .map_err(to_py_err)?
-        .concat();
+    let flat: Vec<f64> = compute(py, |interrupt| {
+        hyps.par_iter()
+            .zip(&refs)
+            .zip(&weights)
+            .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings, interrupt))
+            .collect::<Result<Vec<_>, _>>()
+    })?
+    .concat();
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
-/// The number of threads parallel work uses (`$CHRF_NUM_THREADS`, else the CPUs available).
+/// The number of threads parallel work uses.
 #[pyfunction]
 fn thread_count() -> usize {
     pool::thread_count()
+}
+
+/// Sets the number of threads (None: one per CPU); ValueError outside 1..=max_thread_count().
+#[pyfunction]
+#[pyo3(signature = (threads, /))]
+fn set_thread_count(threads: Option<usize>) -> PyResult<()> {
+    pool::set_thread_count(threads).map_err(to_py_err)
+}
+
+/// The largest thread count `set_thread_count` accepts.
+#[pyfunction]
+fn max_thread_count() -> usize {
+    pool::max_thread_count()
 }
 
 /// The float score of corpus statistics (see `chrf.score`).
@@ -254,15 +300,14 @@ fn resampled_scores<'py>(
     segment_statistics: PyReadonlyArray3<'py, u64>,
     picks: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<ResampledScores<'py>> {
+    numpy_ready(py)?;
     let counts = contiguous(&segment_statistics)?;
     let picks = contiguous(&picks)?;
     let settings = &config.settings;
-    let scores = py
-        .detach(|| {
-            let table = SegmentTable::new(counts, settings)?;
-            resampled_scores_core(&table, picks, settings)
-        })
-        .map_err(to_py_err)?;
+    let scores = compute(py, |interrupt| {
+        let table = SegmentTable::new(counts, settings)?;
+        resampled_scores_core(&table, picks, settings, interrupt)
+    })?;
     let values = scores.iter().map(|s| s.value()).collect();
     let float32 = scores.iter().map(|s| s.is_float32()).collect();
     Ok((
@@ -283,13 +328,14 @@ fn randomization_scores<'py>(
     system: PyReadonlyArray3<'py, u64>,
     swaps: PyReadonlyArray2<'py, bool>,
 ) -> PyResult<ScorePair<'py>> {
+    numpy_ready(py)?;
     let baseline = contiguous(&baseline)?;
     let system = contiguous(&system)?;
     let swaps = contiguous(&swaps)?;
     let settings = &config.settings;
-    let (a, b) = py
-        .detach(|| randomization_scores_core(baseline, system, swaps, settings))
-        .map_err(to_py_err)?;
+    let (a, b) = compute(py, |interrupt| {
+        randomization_scores_core(baseline, system, swaps, settings, interrupt)
+    })?;
     Ok((PyArray1::from_vec(py, a), PyArray1::from_vec(py, b)))
 }
 
@@ -369,7 +415,8 @@ mod _chrf {
 
     #[pymodule_export]
     use super::{
-        aggregate, components_of, corpus_statistics, pairwise, randomization_scores,
-        resampled_scores, score_of, segment_statistics, sentence_scores, thread_count, Config,
+        aggregate, components_of, corpus_statistics, max_thread_count, pairwise,
+        randomization_scores, resampled_scores, score_of, segment_statistics, sentence_scores,
+        set_thread_count, thread_count, Config,
     };
 }
