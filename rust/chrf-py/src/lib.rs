@@ -26,6 +26,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use rayon::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use texts::{read_batches, Texts};
@@ -92,21 +93,37 @@ fn to_py_err(error: ChrfError) -> PyErr {
 /// Runs `work` on the crate's pool without the GIL. The calling thread meanwhile checks for
 /// signals (Python runs its handlers only when asked): Ctrl-C stops the work at its next check
 /// and raises `KeyboardInterrupt` here, within a fraction of a second, whatever the call's length.
+/// A panic (a defect: the crate's lints forbid the usual sources) becomes a `RuntimeError`
+/// rather than PyO3's `PanicException`, which `except Exception` would not catch.
 fn compute<R: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Interrupt) -> Result<R, ChrfError> + Send,
 ) -> PyResult<R> {
     let mut signal = None;
     let result = py.detach(|| {
-        pool::run_interruptible(work, || {
-            signal = Python::attach(|py| py.check_signals()).err();
-            signal.is_some()
-        })
+        catch_unwind(AssertUnwindSafe(|| {
+            pool::run_interruptible(work, || {
+                signal = Python::attach(|py| py.check_signals()).err();
+                signal.is_some()
+            })
+        }))
     });
-    match signal {
-        Some(error) => Err(error),
-        None => result.map_err(to_py_err),
+    match (signal, result) {
+        (Some(error), _) => Err(error),
+        (None, Ok(result)) => result.map_err(to_py_err),
+        (None, Err(panic)) => Err(PyRuntimeError::new_err(format!(
+            "internal error in chrf ({}); please report it with the input that caused it",
+            panic_message(panic.as_ref())
+        ))),
     }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
 }
 
 /// Imports NumPy before the first array is made. rust-numpy imports it on first use and panics
