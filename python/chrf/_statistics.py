@@ -32,7 +32,10 @@ class Statistics:
     def __add__(self, other: Statistics) -> Statistics:
         if not isinstance(other, Statistics):
             return NotImplemented
-        if other.settings != self.settings:
+        # Settings(beta=0.1) == Settings(beta=Fraction(0.1)), but they score differently.
+        if other.settings != self.settings or type(other.settings.beta) is not type(
+            self.settings.beta
+        ):
             raise ValueError(
                 f"cannot add statistics of different settings: {self.settings} and {other.settings}"
             )
