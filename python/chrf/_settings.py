@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from numbers import Integral, Rational
-from typing import Literal, TypeAlias, TypedDict
+from typing import Any, Literal, TypeAlias, TypedDict
 
 Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
 Beta: TypeAlias = int | Fraction | float
@@ -73,6 +73,12 @@ class Settings:
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
                 "it cannot be combined with averaging='per_order_f'"
             )
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickling runs the checks of construction: a pickle can hold anything.
+        checked = Settings(**state)
+        for field in fields(self):
+            object.__setattr__(self, field.name, getattr(checked, field.name))
 
     def options(self) -> Options:
         """The keyword arguments that give these settings back (``Settings(**s.options())``)."""
