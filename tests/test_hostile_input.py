@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from hypothesis import given
 
 import chrf
+from chrf import contract
 from strategies import chrf_settings, corpora
 
 SETTINGS = chrf.Settings(char_order=2, word_order=1)
@@ -112,3 +115,108 @@ def test_tampered_settings_are_refused_when_unpickled() -> None:
     with pytest.raises(ValueError, match="beta must be positive"):
         pickle.loads(pickle.dumps(Forged(chrf.Statistics, inside)))
     assert pickle.loads(pickle.dumps(SETTINGS)) == SETTINGS
+
+
+#: Beyond Python's default int-to-str limit of 4,300 digits: f"{HUGE}" raises ValueError.
+HUGE = 10**5000
+HUGE_VALUES = [HUGE, -HUGE, Fraction(HUGE, 3), Fraction(HUGE + 1, HUGE), Fraction(1, HUGE), [HUGE]]
+HUGE_IDS = ["int", "-int", "big/3", "1+1/big", "1/big", "list"]
+OPTIONS = [
+    "char_order",
+    "word_order",
+    "beta",
+    "lowercase",
+    "include_whitespace",
+    "averaging",
+    "eps_smoothing",
+    "count_hyp_without_ref",
+]
+
+
+def assert_names(error: BaseException, name: str) -> None:
+    message = str(error)  # must not raise
+    assert message.startswith(name), message
+    assert "digits" not in message or "int of" in message, message
+    assert len(message) < 300, message
+
+
+@pytest.mark.parametrize(
+    "value", HUGE_VALUES, ids=["int", "-int", "big/3", "1+1/big", "1/big", "list"]
+)
+@pytest.mark.parametrize("name", OPTIONS)
+def test_huge_numbers_in_options_are_refused_naming_the_option(name: str, value: Any) -> None:
+    calls = [
+        lambda: chrf.Settings(**{name: value}),
+        lambda: chrf.score(["abc"], ["abd"], **{name: value}),
+        lambda: chrf.statistics(["abc"], ["abd"], **{name: value}),
+        lambda: chrf.sentence_scores(["abc"], ["abd"], **{name: value}),
+        lambda: chrf.pairwise(["abc"], ["abd"], **{name: value}),
+        lambda: chrf.aggregate(["abc"], ["abd"], **{name: value}),
+        lambda: chrf.CHRF(**{"whitespace" if name == "include_whitespace" else name: value}),
+    ]
+    if name != "eps_smoothing":
+        calls.append(lambda: chrf.components(["abc"], ["abd"], **{name: value}))
+    for call in calls:
+        with pytest.raises((TypeError, ValueError)) as raised:
+            call()
+        assert_names(raised.value, name)
+
+
+@pytest.mark.parametrize("value", HUGE_VALUES[:3], ids=HUGE_IDS[:3])
+def test_huge_weights_are_refused_naming_the_weight(value: Any) -> None:
+    with pytest.raises((TypeError, ValueError)) as raised:
+        chrf.aggregate(["abc"], ["abd", "abc"], weights=[1, value])
+    assert_names(raised.value, "weights")
+
+
+@pytest.mark.parametrize(
+    "value", [HUGE, 1.5, "3", None, True], ids=["int", "1.5", "3", "None", "True"]
+)
+def test_bad_bootstrap_counts_are_refused_naming_n_bootstrap(value: Any) -> None:
+    with pytest.raises((TypeError, ValueError)) as raised:
+        chrf.CHRF().corpus_score(["abc"], [["abd"]], n_bootstrap=value)
+    assert_names(raised.value, "n_bootstrap")
+    # As in sacreBLEU, 1 or less means no resampling.
+    plain = chrf.CHRF().corpus_score(["abc"], [["abd"]])
+    assert chrf.CHRF().corpus_score(["abc"], [["abd"]], n_bootstrap=-HUGE).score == plain.score
+
+
+def test_huge_numbers_in_statistics_are_refused_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="at most") as raised:
+        chrf.Statistics(SETTINGS, ((HUGE, 1, 1), *GOOD[1:]), 2)
+    assert_names(raised.value, "counts[0] hypothesis count")
+    with pytest.raises(ValueError, match="negative") as raised:
+        chrf.Statistics(SETTINGS, GOOD, -HUGE)
+    assert_names(raised.value, "segment_count")
+
+
+@pytest.mark.parametrize("value", HUGE_VALUES, ids=HUGE_IDS)
+@pytest.mark.parametrize(
+    "name", ["hypotheses", "references", "char_order", "word_order", "beta", "lowercase"]
+)
+def test_huge_numbers_in_contract_fields_name_the_field(name: str, value: Any) -> None:
+    request = {"hypotheses": ["abc"], "references": ["abd"], name: value}
+    message = contract.evaluate(request)["error"]["message"]
+    assert message.startswith(name), message
+    message = contract.evaluate({**request, value if isinstance(value, int) else 1: 1})
+    assert message["error"]["message"].startswith("unknown key")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("hypotheses", ["HUGE"]), ("references", ["HUGE"]), ("beta", "HUGE"), ("averaging", "HUGE")],
+)
+def test_huge_json_integers_name_the_field(name: str, value: Any) -> None:
+    request = {"hypotheses": ["abc"], "references": ["abd"], name: value}
+    for digits in ("9" * 5000, "-" + "9" * 100_000):
+        text = json.dumps(request).replace('"HUGE"', digits)
+        message = contract.evaluate_json(text)["error"]["message"]
+        assert message.startswith(name), message
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_deeply_nested_json_is_invalid_input(depth: int) -> None:
+    for text in ("[" * depth + "]" * depth, '{"beta": ' + "[" * depth + "]" * depth + "}"):
+        response = contract.evaluate_json(text)
+        assert response["error"]["code"] == "invalid_input"
+        assert "nested" in response["error"]["message"]
