@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chrf import _chrf
 from chrf._components import Components, NgramType, OrderComponents
@@ -51,21 +51,33 @@ def statistics(hypotheses: Texts, references: References, **options: Unpack[Opti
     return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))
 
 
-@lru_cache(maxsize=64)
 def config(settings: Settings) -> _chrf.Config:
-    """The compiled form of the settings, built once per distinct settings."""
-    return _chrf.Config(
-        char_order=settings.char_order,
-        word_order=settings.word_order,
-        beta_squared=settings.beta_fraction**2,
-        factor=settings.factor,
-        one_plus_factor=settings.one_plus_factor,
-        lowercase=settings.lowercase,
-        include_whitespace=settings.include_whitespace,
-        averaging=settings.averaging,
-        eps_smoothing=settings.eps_smoothing,
-        count_hyp_without_ref=settings.count_hyp_without_ref,
-    )
+    """The compiled form of the settings."""
+    return _compiled(tuple(sorted(compiled_values(settings).items())))
+
+
+def compiled_values(settings: Settings) -> dict[str, Any]:
+    """Every value the compiled settings are built from."""
+    return {
+        "char_order": settings.char_order,
+        "word_order": settings.word_order,
+        "beta_squared": settings.beta_fraction**2,
+        "factor": settings.factor,
+        "one_plus_factor": settings.one_plus_factor,
+        "lowercase": settings.lowercase,
+        "include_whitespace": settings.include_whitespace,
+        "averaging": settings.averaging,
+        "eps_smoothing": settings.eps_smoothing,
+        "count_hyp_without_ref": settings.count_hyp_without_ref,
+    }
+
+
+@lru_cache(maxsize=64)
+def _compiled(values: tuple[tuple[str, Any], ...]) -> _chrf.Config:
+    # Keyed on the values, not on Settings: Settings(beta=0.1) == Settings(beta=Fraction(0.1)),
+    # yet 1 + beta**2 rounds differently for them, and a result must not depend on which of
+    # the two was compiled first.
+    return _chrf.Config(**dict(values))
 
 
 def corpus_counts(settings: Settings, c: Corpus) -> Counts:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import operator
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 from chrf import _chrf
 from chrf._api import corpus_counts, score_of
 from chrf._inputs import Corpus, References, Texts, as_list, corpus
+from chrf._messages import shown
 from chrf._settings import Averaging, Beta, Settings
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
@@ -244,6 +247,7 @@ class CHRF:
     ) -> CHRFScore:
         """The corpus score; with ``n_bootstrap > 1``, also sacreBLEU's bootstrap 95% interval
         (``progress=True`` draws a progress bar on stderr when it is a terminal)."""
+        n_bootstrap = _resample_count(n_bootstrap)
         c = self._corpus(hypotheses, references)
         if n_bootstrap > 1:
             from chrf._significance import bootstrap_scores
@@ -274,3 +278,16 @@ class CHRF:
 
     def _score(self, value: float) -> CHRFScore:
         return CHRFScore(value, self.char_order, self.word_order, self.beta)
+
+
+def _resample_count(value: object) -> int:
+    """``n_bootstrap`` as an int; as in sacreBLEU, 1 or less means no resampling."""
+    if isinstance(value, bool):
+        raise TypeError("n_bootstrap must be an int, not bool")
+    try:
+        count = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"n_bootstrap must be an int, not {type(value).__name__}") from None
+    if count > sys.maxsize:  # NumPy sizes are C integers
+        raise ValueError(f"n_bootstrap must be at most {sys.maxsize}, not {shown(count)}")
+    return count

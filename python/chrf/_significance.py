@@ -12,6 +12,7 @@ import numpy as np
 from chrf import _chrf
 from chrf._api import config
 from chrf._inputs import Corpus
+from chrf._messages import shown
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
@@ -29,7 +30,17 @@ __all__ = [
 def sacrebleu_seed() -> tuple[str, int | None]:
     """sacreBLEU's seed: $SACREBLEU_SEED, default 12345; "none" draws entropy from the OS."""
     text = os.environ.get("SACREBLEU_SEED", "12345").lower()
-    return text, None if text == "none" else int(text)
+    if text == "none":
+        return text, None
+    try:
+        seed = int(text)
+    except ValueError:  # not a number, or more digits than Python converts
+        seed = -1
+    if seed < 0:  # NumPy's generators take no negative seed
+        raise ValueError(
+            f"SACREBLEU_SEED must be a non-negative integer or 'none', not {shown(text)}"
+        )
+    return text, seed
 
 
 def bootstrap_scores(
@@ -87,7 +98,7 @@ class Progress:
 
     def __init__(self, label: str, total: int, enabled: bool) -> None:
         self.label, self.total, self.done = label, total, 0
-        self.enabled = enabled and sys.stderr.isatty()
+        self.enabled = enabled and sys.stderr is not None and sys.stderr.isatty()
 
     def advance(self, amount: int) -> None:
         self.done += amount
