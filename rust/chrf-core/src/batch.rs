@@ -560,7 +560,8 @@ mod tests {
                 let scores = pairwise_scores(hyps, refs, &settings).unwrap();
                 for (i, hyp) in hyps.iter().enumerate() {
                     for (j, reference) in refs.iter().enumerate() {
-                        let alone = segment_statistics(hyp, [reference.as_str()], &settings);
+                        let alone =
+                            segment_statistics(hyp, [reference.as_str()], &settings).unwrap();
                         let expected = float_score(&alone, &settings).unwrap();
                         assert_eq!(
                             scores[i * refs.len() + j],

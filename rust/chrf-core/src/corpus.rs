@@ -2,6 +2,7 @@
 
 use rayon::prelude::*;
 
+use crate::memory::filled;
 use crate::pool;
 use crate::segment::{add_segment_statistics, segment_score, segment_statistics};
 use crate::{ChrfError, Settings, Statistics};
@@ -48,28 +49,35 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
     }
 
     /// The statistics of every segment, in order.
-    pub fn segment_statistics(&self, settings: &Settings) -> Vec<Statistics> {
-        pool::run(|| {
-            (0..self.len())
-                .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
-                .map(|i| self.statistics_of(i, settings))
-                .collect()
-        })
+    pub fn segment_statistics(&self, settings: &Settings) -> Result<Vec<Statistics>, ChrfError> {
+        self.per_segment(Statistics::default(), |i| self.statistics_of(i, settings))
     }
 
     /// The float score of every segment: sacreBLEU's sentence scores.
     pub fn segment_scores(&self, settings: &Settings) -> Result<Vec<f64>, ChrfError> {
-        pool::run(|| {
-            (0..self.len())
-                .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
-                .map(|i| {
-                    let references = self.references.iter().map(|stream| stream[i].as_ref());
-                    segment_score(self.hypotheses[i].as_ref(), references, settings)
-                })
-                .collect()
+        self.per_segment(0.0, |i| {
+            let references = self.references.iter().map(|stream| stream[i].as_ref());
+            segment_score(self.hypotheses[i].as_ref(), references, settings)
         })
+    }
+
+    /// One value per segment, into an output allocated (fallibly) before any work is done.
+    fn per_segment<T: Clone + Send>(
+        &self,
+        empty: T,
+        value_of: impl Fn(usize) -> Result<T, ChrfError> + Sync,
+    ) -> Result<Vec<T>, ChrfError> {
+        let mut out = filled(self.len(), empty)?;
+        pool::run(|| {
+            out.par_iter_mut()
+                .enumerate()
+                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .try_for_each(|(i, slot)| {
+                    *slot = value_of(i)?;
+                    Ok(())
+                })
+        })?;
+        Ok(out)
     }
 
     /// The corpus statistics: the order-by-order sum over all segments.
@@ -90,7 +98,7 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         })
     }
 
-    fn statistics_of(&self, i: usize, settings: &Settings) -> Statistics {
+    fn statistics_of(&self, i: usize, settings: &Settings) -> Result<Statistics, ChrfError> {
         let references = self.references.iter().map(|stream| stream[i].as_ref());
         segment_statistics(self.hypotheses[i].as_ref(), references, settings)
     }
@@ -132,6 +140,7 @@ mod tests {
         let corpus = Corpus::new(&hyps, &refs).unwrap();
         let summed = corpus
             .segment_statistics(&settings)
+            .unwrap()
             .iter()
             .try_fold(Statistics::zeros(8), |acc, s| acc.checked_add(s))
             .unwrap();

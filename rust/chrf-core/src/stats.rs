@@ -62,16 +62,38 @@ impl Statistics {
                 found: other.len(),
             });
         }
-        let fits = self
-            .orders
-            .iter()
-            .zip(other)
-            .all(|(a, b)| a.checked_add(*b).is_some());
+        self.checked_add_at(&[(0, other)])
+    }
+
+    /// Adds each part's counts to the orders from its offset on (the other orders are added
+    /// zeros); fails without changing `self` if a count would overflow.
+    pub(crate) fn checked_add_at(
+        &mut self,
+        parts: &[(usize, &[OrderCounts])],
+    ) -> Result<(), ChrfError> {
+        let end = |&(offset, counts): &(usize, &[OrderCounts])| offset.saturating_add(counts.len());
+        if let Some(found) = parts.iter().map(end).find(|&end| end > self.orders.len()) {
+            return Err(ChrfError::OrderCountMismatch {
+                expected: self.orders.len(),
+                found,
+            });
+        }
+        let fits = parts.iter().all(|&(offset, counts)| {
+            self.orders[offset..offset + counts.len()]
+                .iter()
+                .zip(counts)
+                .all(|(a, b)| a.checked_add(*b).is_some())
+        });
         if !fits {
             return Err(ChrfError::CountOverflow);
         }
-        for (a, b) in self.orders.iter_mut().zip(other) {
-            *a = a.checked_add(*b).unwrap_or(*a);
+        for &(offset, counts) in parts {
+            for (a, b) in self.orders[offset..offset + counts.len()]
+                .iter_mut()
+                .zip(counts)
+            {
+                *a = a.checked_add(*b).unwrap_or(*a);
+            }
         }
         Ok(())
     }

@@ -20,7 +20,7 @@ use numpy::{
     Element, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray, PyReadonlyArray2,
     PyReadonlyArray3,
 };
-use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyValueError};
+use pyo3::exceptions::{PyArithmeticError, PyMemoryError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use rayon::prelude::*;
@@ -80,6 +80,7 @@ fn to_py_err(error: ChrfError) -> PyErr {
     match error {
         ChrfError::CountOverflow => PyOverflowError::new_err(message),
         ChrfError::CrossCheckFailed(_) => PyArithmeticError::new_err(message),
+        ChrfError::OutOfMemory { .. } => PyMemoryError::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }
@@ -115,17 +116,17 @@ fn segment_statistics<'py>(
 ) -> PyResult<Bound<'py, PyArray3<u64>>> {
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let flat: Vec<u64> = py
-        .detach(|| {
-            corpus
-                .segment_statistics(&config.settings)
-                .iter()
-                .flat_map(counts_of)
-                .flat_map(|(h, r, m)| [h, r, m])
-                .map(u64::try_from)
-                .collect::<Result<_, _>>()
-        })
-        .map_err(|_| PyOverflowError::new_err("a segment count exceeds 2**64 - 1"))?;
+    let flat: Vec<u64> = py.detach(|| {
+        corpus
+            .segment_statistics(&config.settings)
+            .map_err(to_py_err)?
+            .iter()
+            .flat_map(counts_of)
+            .flat_map(|(h, r, m)| [h, r, m])
+            .map(u64::try_from)
+            .collect::<Result<_, _>>()
+            .map_err(|_| PyOverflowError::new_err("a segment count exceeds 2**64 - 1"))
+    })?;
     let shape = [corpus.len(), config.settings.order_count(), 3];
     PyArray1::from_vec(py, flat).reshape(shape)
 }
