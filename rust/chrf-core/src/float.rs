@@ -149,7 +149,7 @@ fn jump(sum: f64, term: f64, times: usize) -> Option<(usize, f64)> {
         (f64::from_bits(1 << (biased_exponent - 1)), TWO_POW_53)
     };
     let units = term / spacing; // exact: a power-of-two scaling, and next != sum so units >= 1/2
-    if !(units < TWO_POW_53 as f64) {
+    if units >= TWO_POW_53 as f64 {
         return None;
     }
     let whole = units.floor();

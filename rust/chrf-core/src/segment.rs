@@ -6,9 +6,10 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::float::{float_score_of_runs, sacrebleu_score_of_runs, Run};
+use crate::float::{float_score_of_runs, sacrebleu_score_of_runs};
 use crate::memory::{filled, held, out_of_memory, push, refill, reserve};
 use crate::ngrams::{add_clipped_matches, MatchScratch};
+use crate::stats::PairCounts;
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, Count, OrderCounts, Settings, Statistics};
 
@@ -74,46 +75,6 @@ fn with_buffers<T>(f: impl FnOnce(&mut Buffers) -> T) -> T {
         // Only reachable if a caller nests segment scoring inside itself; fresh buffers do.
         Err(_) => f(&mut Buffers::default()),
     })
-}
-
-/// The counts of a hypothesis against a reference, kept only as far as they can be non-zero:
-/// character orders 1..=kinds[0].len(), word orders 1..=kinds[1].len(). Every other order of
-/// the settings is all zero, as neither text has n-grams that long: a segment costs what its
-/// texts' lengths do, whatever the orders.
-#[derive(Default)]
-struct PairCounts {
-    kinds: [Vec<OrderCounts>; 2],
-}
-
-impl PairCounts {
-    fn clear(&mut self) {
-        self.kinds.iter_mut().for_each(Vec::clear);
-    }
-
-    /// Every order of the settings, character orders first, the zero ones as two runs.
-    fn runs(&self, settings: &Settings) -> impl Iterator<Item = Run> + '_ {
-        let orders = [settings.char_order(), settings.word_order()];
-        self.kinds.iter().zip(orders).flat_map(|(kept, order)| {
-            let zeros = (OrderCounts::default(), order.saturating_sub(kept.len()));
-            kept.iter().map(|&counts| (counts, 1)).chain([zeros])
-        })
-    }
-
-    /// The counts of every order, as statistics.
-    fn statistics(&self, settings: &Settings) -> Result<Statistics, ChrfError> {
-        let mut total =
-            Statistics::from_orders(filled(settings.order_count(), OrderCounts::default())?);
-        self.add_to(&mut total, settings)?;
-        Ok(total)
-    }
-
-    fn add_to(&self, total: &mut Statistics, settings: &Settings) -> Result<(), ChrfError> {
-        total.checked_add_at(&[(0, &self.kinds[0]), (settings.char_order(), &self.kinds[1])])
-    }
-
-    fn held_bytes(&self) -> usize {
-        self.kinds.iter().map(held).sum()
-    }
 }
 
 #[derive(Default)]
