@@ -84,9 +84,12 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
     pub fn statistics(&self, settings: &Settings) -> Result<Statistics, ChrfError> {
         let zeros = || Statistics::zeros(settings.order_count());
         pool::run(|| {
+            // Each task holds a sum of every order: a few tasks per thread, not one per 64
+            // segments, when there are many orders.
+            let per_task = self.len() / (4 * rayon::current_num_threads());
             (0..self.len())
                 .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .with_min_len(per_task.max(MIN_SEGMENTS_PER_TASK))
                 .try_fold(zeros, |mut sum, i| {
                     let references = self.references.iter().map(|stream| stream[i].as_ref());
                     let hypothesis = self.hypotheses[i].as_ref();

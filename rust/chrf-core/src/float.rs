@@ -73,7 +73,15 @@ pub(crate) fn sacrebleu_score_of_runs(
     let mut effective_orders = 0u64;
     let (mut avg_prec, mut avg_rec) = (0.0, 0.0);
 
-    for (counts, repeat) in runs {
+    // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
+    runs.into_iter().for_each(|(counts, repeat)| {
+        if repeat == 0 {
+            return;
+        }
+        let add = |sum: f64, term: f64| match repeat {
+            1 => sum + term,
+            _ => add_repeatedly(sum, term, repeat),
+        };
         let (prec, rec) = precision_recall(&counts);
         if settings.eps_smoothing {
             let denom = factor * prec + rec;
@@ -82,15 +90,15 @@ pub(crate) fn sacrebleu_score_of_runs(
             } else {
                 EPS
             };
-            eps_score = add_repeatedly(eps_score, f, repeat);
+            eps_score = add(eps_score, f);
         }
         if counts.hypothesis > 0 && counts.reference > 0 {
-            avg_prec = add_repeatedly(avg_prec, prec, repeat);
-            avg_rec = add_repeatedly(avg_rec, rec, repeat);
+            avg_prec = add(avg_prec, prec);
+            avg_rec = add(avg_rec, rec);
             effective_orders += repeat as u64;
         }
         order_count += repeat;
-    }
+    });
 
     if settings.eps_smoothing {
         return 100.0 * eps_score / order_count as f64;
@@ -119,8 +127,8 @@ pub(crate) fn sacrebleu_score_of_runs(
 pub(crate) fn add_repeatedly(mut sum: f64, term: f64, mut times: usize) -> f64 {
     while times > 0 {
         let next = sum + term;
-        if next == sum || !next.is_finite() {
-            // A fixed point: every further addition gives the same value.
+        if times == 1 || next == sum || !next.is_finite() {
+            // The last addition, or a fixed point: every further one gives the same value.
             return next;
         }
         match jump(sum, term, times) {
