@@ -24,15 +24,41 @@ const KINDS: usize = 2;
 
 /// The shared n-gram bags of the distinct texts of a batch.
 struct Bags {
-    /// Per distinct text: its (id, count) entries of shared n-grams, sorted by id; ids of order
-    /// n come before the ids of order n + 1, character orders before word orders.
-    entries: Vec<Vec<(u32, u32)>>,
+    /// Per distinct text: its bag of shared n-grams.
+    texts: Vec<TextBag>,
     /// Per distinct text: its number of units of each kind.
     lengths: Vec<[usize; KINDS]>,
     /// First id of each order that has shared n-grams (character orders 1..=interned[0], then
     /// word orders 1..=interned[1]), and the number of ids in all (last element).
     order_starts: Vec<u32>,
     interned: [usize; KINDS],
+}
+
+/// The shared n-grams of one text.
+struct TextBag {
+    /// (id, count), sorted by id: ids of order n come before the ids of order n + 1,
+    /// character orders before word orders.
+    entries: Vec<(u32, u32)>,
+    /// Per order with entries: (k, end) where the order's ids start at `order_starts[k]` and
+    /// its entries end at `entries[end]`.
+    orders: Vec<(usize, usize)>,
+}
+
+/// The orders of sorted entries, as [`TextBag::orders`] holds them.
+fn order_spans(
+    entries: &[(u32, u32)],
+    order_starts: &[u32],
+) -> Result<Vec<(usize, usize)>, ChrfError> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    while let Some(&(first, _)) = entries.get(start) {
+        let k = order_starts.partition_point(|&id| id <= first) - 1;
+        let end_id = order_starts.get(k + 1).copied().unwrap_or(u32::MAX);
+        let end = start + entries[start..].partition_point(|&(id, _)| id < end_id);
+        push(&mut spans, (k, end))?;
+        start = end;
+    }
+    Ok(spans)
 }
 
 /// The distinct texts of a batch, and which one each input is.
@@ -102,15 +128,17 @@ impl Bags {
             )?;
         }
         drop(units);
-        let entries = ids_per_text
+        let texts = ids_per_text
             .into_par_iter()
             .map(|mut ids| {
                 ids.sort_unstable();
-                run_lengths(&ids)
+                let entries = run_lengths(&ids)?;
+                let orders = order_spans(&entries, &order_starts)?;
+                Ok(TextBag { entries, orders })
             })
             .collect::<Result<_, _>>()?;
         Ok(Self {
-            entries,
+            texts,
             lengths,
             order_starts,
             interned,
@@ -407,7 +435,7 @@ impl Row {
         bags: &Bags,
         settings: &Settings,
     ) -> Result<(), ChrfError> {
-        for &(id, count) in &bags.entries[hyp] {
+        for &(id, count) in &bags.texts[hyp].entries {
             self.dense[id as usize] = count;
         }
         let mut outcome = Ok(());
@@ -426,7 +454,7 @@ impl Row {
                 break;
             }
         }
-        for &(id, _) in &bags.entries[hyp] {
+        for &(id, _) in &bags.texts[hyp].entries {
             self.dense[id as usize] = 0;
         }
         outcome
@@ -460,50 +488,20 @@ fn pair_counts(
     }
     if h != r {
         // Only shared n-grams can match between distinct texts: the reference's, order by order.
-        let mut entries = bags.entries[r].as_slice();
-        while let Some(&(first, _)) = entries.first() {
-            let k = bags.order_starts.partition_point(|&start| start <= first) - 1;
-            let end = bags.order_starts.get(k + 1).copied().unwrap_or(u32::MAX);
-            let in_order = entries.partition_point(|&(id, _)| id < end);
+        let reference = &bags.texts[r];
+        let mut start = 0;
+        for &(k, end) in &reference.orders {
             // At most 2^32 entries of at most 2^32 each: the sum fits 64 bits.
-            let matching: u64 = entries[..in_order]
+            let matching: u64 = reference.entries[start..end]
                 .iter()
                 .map(|&(id, count)| u64::from(count.min(dense[id as usize])))
                 .sum();
             let (kind, index) = bags.order_of_start(k);
             pair.kinds[kind][index].matching += Count::from(matching);
-            entries = &entries[in_order..];
+            start = end;
         }
     }
     Ok(())
-}
-
-/// The (kind, order index) of ids met in increasing order, found by a binary search on each
-/// change of order only.
-struct OrderCursor<'b> {
-    bags: &'b Bags,
-    current: (usize, usize),
-    end: u32,
-}
-
-impl<'b> OrderCursor<'b> {
-    fn new(bags: &'b Bags) -> Self {
-        Self {
-            bags,
-            current: (0, 0),
-            end: 0,
-        }
-    }
-
-    fn of(&mut self, id: u32) -> (usize, usize) {
-        if id >= self.end {
-            let starts = &self.bags.order_starts;
-            let k = starts.partition_point(|&start| start <= id) - 1;
-            self.current = self.bags.order_of_start(k);
-            self.end = starts[k + 1];
-        }
-        self.current
-    }
 }
 
 /// Reference aggregation (Vamvas & Sennrich 2024, as `fastchrf.aggregate_chrf`): each
@@ -596,7 +594,7 @@ impl MeanBag {
         settings: &Settings,
     ) -> Result<Self, ChrfError> {
         let mut counts: Vec<Count> = filled(bags.id_count(), 0)?;
-        let mut own_weight: Vec<Count> = filled(bags.entries.len(), 0)?;
+        let mut own_weight: Vec<Count> = filled(bags.texts.len(), 0)?;
         let mut totals: [Vec<Count>; KINDS] = Default::default();
         let mut total_weight: Count = 0;
         let orders = [settings.char_order(), settings.word_order()];
@@ -607,7 +605,7 @@ impl MeanBag {
             if weight == 0 {
                 continue;
             }
-            for &(id, count) in &bags.entries[text] {
+            for &(id, count) in &bags.texts[text].entries {
                 checked_add(&mut counts[id as usize], weight * Count::from(count))?;
             }
             for (kind, totals) in totals.iter_mut().enumerate() {
@@ -662,17 +660,21 @@ impl MeanBag {
                 });
             }
         }
-        let mut orders_of = OrderCursor::new(bags);
-        for &(id, count) in &bags.entries[hyp] {
-            let (kind, index) = orders_of.of(id);
-            let bag = self.counts[id as usize];
-            let shared = scale(Count::from(count))?.min(bag);
-            let own = checked_mul(own_weight, Count::from(count))?;
-            // own <= shared: the bag holds the hypothesis's own references, and W >= own weight.
-            let beyond_own = shared
-                .checked_sub(own)
-                .ok_or_else(|| ChrfError::CrossCheckFailed("an aggregated match count".into()))?;
-            checked_add(&mut pair.kinds[kind][index].matching, beyond_own)?;
+        let text = &bags.texts[hyp];
+        let mut start = 0;
+        for &(k, end) in &text.orders {
+            let (kind, index) = bags.order_of_start(k);
+            for &(id, count) in &text.entries[start..end] {
+                let shared = scale(Count::from(count))?.min(self.counts[id as usize]);
+                let own = checked_mul(own_weight, Count::from(count))?;
+                // own <= shared: the bag holds the hypothesis's own references, and W >= own
+                // weight.
+                let beyond_own = shared.checked_sub(own).ok_or_else(|| {
+                    ChrfError::CrossCheckFailed("an aggregated match count".into())
+                })?;
+                checked_add(&mut pair.kinds[kind][index].matching, beyond_own)?;
+            }
+            start = end;
         }
         float_score_of_runs(self.runs(pair, settings), settings)
     }
