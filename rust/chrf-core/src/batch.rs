@@ -664,16 +664,24 @@ impl MeanBag {
         let mut start = 0;
         for &(k, end) in &text.orders {
             let (kind, index) = bags.order_of_start(k);
+            let (mut matched, mut counted) = (0, 0u64);
             for &(id, count) in &text.entries[start..end] {
-                let shared = scale(Count::from(count))?.min(self.counts[id as usize]);
-                let own = checked_mul(own_weight, Count::from(count))?;
-                // own <= shared: the bag holds the hypothesis's own references, and W >= own
-                // weight.
-                let beyond_own = shared.checked_sub(own).ok_or_else(|| {
-                    ChrfError::CrossCheckFailed("an aggregated match count".into())
-                })?;
-                checked_add(&mut pair.kinds[kind][index].matching, beyond_own)?;
+                checked_add(
+                    &mut matched,
+                    scale(Count::from(count))?.min(self.counts[id as usize]),
+                )?;
+                counted += u64::from(count); // at most 2^32 entries of at most 2^32 each
             }
+            // The order's matching so far counts these n-grams as the hypothesis's own: what
+            // they match is `matched` instead, and never less (the bag holds the hypothesis's
+            // own references, and the total weight is at least their weight).
+            let order = &mut pair.kinds[kind][index];
+            let own = checked_mul(own_weight, Count::from(counted))?;
+            let rest = order
+                .matching
+                .checked_sub(own)
+                .ok_or_else(|| ChrfError::CrossCheckFailed("an aggregated match count".into()))?;
+            order.matching = rest.checked_add(matched).ok_or(ChrfError::CountOverflow)?;
             start = end;
         }
         float_score_of_runs(self.runs(pair, settings), settings)
