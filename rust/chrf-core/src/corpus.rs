@@ -2,6 +2,7 @@
 
 use rayon::prelude::*;
 
+use crate::memory::filled;
 use crate::pool::{self, Interrupt};
 use crate::segment::{add_segment_statistics, segment_score, segment_statistics};
 use crate::{ChrfError, Settings, Statistics};
@@ -53,16 +54,9 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         settings: &Settings,
         interrupt: &Interrupt,
     ) -> Result<Vec<Statistics>, ChrfError> {
-        pool::run(|| {
-            (0..self.len())
-                .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
-                .map(|i| {
-                    interrupt.check()?;
-                    Ok(self.statistics_of(i, settings))
-                })
-                .collect()
-        })?
+        self.per_segment(Statistics::default(), interrupt, |i| {
+            self.statistics_of(i, settings)
+        })
     }
 
     /// The float score of every segment: sacreBLEU's sentence scores.
@@ -71,17 +65,31 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         settings: &Settings,
         interrupt: &Interrupt,
     ) -> Result<Vec<f64>, ChrfError> {
+        self.per_segment(0.0, interrupt, |i| {
+            let references = self.references.iter().map(|stream| stream[i].as_ref());
+            segment_score(self.hypotheses[i].as_ref(), references, settings)
+        })
+    }
+
+    /// One value per segment, into an output allocated (fallibly) before any work is done.
+    fn per_segment<T: Clone + Send>(
+        &self,
+        empty: T,
+        interrupt: &Interrupt,
+        value_of: impl Fn(usize) -> Result<T, ChrfError> + Sync,
+    ) -> Result<Vec<T>, ChrfError> {
+        let mut out = filled(self.len(), empty)?;
         pool::run(|| {
-            (0..self.len())
-                .into_par_iter()
+            out.par_iter_mut()
+                .enumerate()
                 .with_min_len(MIN_SEGMENTS_PER_TASK)
-                .map(|i| {
+                .try_for_each(|(i, slot)| {
                     interrupt.check()?;
-                    let references = self.references.iter().map(|stream| stream[i].as_ref());
-                    segment_score(self.hypotheses[i].as_ref(), references, settings)
+                    *slot = value_of(i)?;
+                    Ok(())
                 })
-                .collect()
-        })?
+        })??;
+        Ok(out)
     }
 
     /// The corpus statistics: the order-by-order sum over all segments.
@@ -92,9 +100,12 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
     ) -> Result<Statistics, ChrfError> {
         let zeros = || Statistics::zeros(settings.order_count());
         pool::run(|| {
+            // Each task holds a sum of every order: a few tasks per thread, not one per 64
+            // segments, when there are many orders.
+            let per_task = self.len() / (4 * rayon::current_num_threads());
             (0..self.len())
                 .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .with_min_len(per_task.max(MIN_SEGMENTS_PER_TASK))
                 .try_fold(zeros, |mut sum, i| {
                     interrupt.check()?;
                     let references = self.references.iter().map(|stream| stream[i].as_ref());
@@ -107,7 +118,7 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         })?
     }
 
-    fn statistics_of(&self, i: usize, settings: &Settings) -> Statistics {
+    fn statistics_of(&self, i: usize, settings: &Settings) -> Result<Statistics, ChrfError> {
         let references = self.references.iter().map(|stream| stream[i].as_ref());
         segment_statistics(self.hypotheses[i].as_ref(), references, settings)
     }

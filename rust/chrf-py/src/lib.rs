@@ -226,8 +226,8 @@ fn pairwise<'py>(
             .zip(&refs)
             .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings, interrupt))
             .collect::<Result<Vec<_>, _>>()
-    })?
-    .concat();
+    })
+    .and_then(flatten)?;
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
@@ -252,9 +252,28 @@ fn aggregate<'py>(
             .zip(&weights)
             .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings, interrupt))
             .collect::<Result<Vec<_>, _>>()
-    })?
-    .concat();
+    })
+    .and_then(flatten)?;
     PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// The batch items' outputs end to end, copied at most once, into memory reserved fallibly (a
+/// lone item, the usual case, is not copied at all).
+fn flatten(mut items: Vec<Vec<f64>>) -> PyResult<Vec<f64>> {
+    if items.len() == 1 {
+        return Ok(items.pop().unwrap_or_default());
+    }
+    let total = items.iter().map(Vec::len).sum::<usize>();
+    let mut flat = Vec::new();
+    flat.try_reserve_exact(total).map_err(|_| {
+        to_py_err(ChrfError::OutOfMemory {
+            bytes: total.saturating_mul(std::mem::size_of::<f64>()),
+        })
+    })?;
+    for item in items {
+        flat.extend(item);
+    }
+    Ok(flat)
 }
 
 /// The number of threads parallel work uses.
