@@ -9,15 +9,15 @@ from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-
 from chrf import _chrf
 from chrf._api import config
 from chrf._inputs import References, Texts, as_list, corpus
 from chrf._messages import shown
+from chrf._numbers import is_bool, is_float
 from chrf._settings import Options, Settings
 
 if TYPE_CHECKING:
+    import numpy as np
     from numpy.typing import NDArray
     from typing_extensions import Unpack
 
@@ -173,7 +173,7 @@ def exact_weight(weight: object, name: str) -> Fraction:
 
     NumPy scalars are converted first: arithmetic on them wraps around silently at their width.
     """
-    if isinstance(weight, (bool, np.bool_)):
+    if is_bool(weight):
         raise TypeError(f"{name} must be a number, not bool")
     try:
         value = Fraction(operator.index(weight))  # type: ignore[arg-type]
@@ -190,7 +190,7 @@ def _exact_non_integer(weight: object, name: str) -> Fraction:
             return Fraction(operator.index(weight.numerator), operator.index(weight.denominator))
         except TypeError:
             pass
-    elif isinstance(weight, (float, np.floating)):
+    elif is_float(weight):
         try:  # not math.isfinite(): a long double beyond the float range is finite
             return Fraction(*weight.as_integer_ratio())
         except (OverflowError, ValueError):

@@ -7,9 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-import numpy as np
-
 from chrf._messages import shown
+from chrf._numbers import is_bool
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
@@ -130,7 +129,7 @@ def _order_counts(row: object, name: str) -> tuple[int, int, int]:
 
 def _count(value: object, name: str) -> int:
     """A count as a plain int: NumPy integers are taken exactly, bools and floats refused."""
-    if isinstance(value, (bool, np.bool_)):
+    if is_bool(value):
         raise TypeError(f"{name} must be an int, not bool")
     try:
         count = operator.index(value)  # type: ignore[arg-type]
