@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from chrf import _chrf
-from chrf._components import Components, NgramType, OrderComponents
-from chrf._inputs import Corpus, References, Texts, corpus
+from chrf._components import Components
+from chrf._core import components_of, corpus_counts, score_of
+from chrf._inputs import References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
-from chrf._statistics import Counts, Statistics
+from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -49,62 +48,3 @@ def statistics(hypotheses: Texts, references: References, **options: Unpack[Opti
     settings = Settings(**options)
     c = corpus(hypotheses, references)
     return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))
-
-
-def config(settings: Settings) -> _chrf.Config:
-    """The compiled form of the settings."""
-    return _compiled(tuple(sorted(compiled_values(settings).items())))
-
-
-def compiled_values(settings: Settings) -> dict[str, Any]:
-    """Every value the compiled settings are built from."""
-    return {
-        "char_order": settings.char_order,
-        "word_order": settings.word_order,
-        "beta_squared": settings.beta_fraction**2,
-        "factor": settings.factor,
-        "one_plus_factor": settings.one_plus_factor,
-        "lowercase": settings.lowercase,
-        "include_whitespace": settings.include_whitespace,
-        "averaging": settings.averaging,
-        "eps_smoothing": settings.eps_smoothing,
-        "count_hyp_without_ref": settings.count_hyp_without_ref,
-    }
-
-
-@lru_cache(maxsize=64)
-def _compiled(values: tuple[tuple[str, Any], ...]) -> _chrf.Config:
-    # Keyed on the values, not on Settings: Settings(beta=0.1) == Settings(beta=Fraction(0.1)),
-    # yet 1 + beta**2 rounds differently for them, and a result must not depend on which of
-    # the two was compiled first.
-    return _chrf.Config(**dict(values))
-
-
-def corpus_counts(settings: Settings, c: Corpus) -> Counts:
-    return tuple(_chrf.corpus_statistics(config(settings), c.hypotheses, c.streams, c.nested))
-
-
-def score_of(settings: Settings, counts: Counts) -> float:
-    return _chrf.score_of(config(settings), list(counts))
-
-
-def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
-    raw = _chrf.components_of(config(settings), list(counts))
-    orders, effective_count, avg_p, avg_r, fraction, text, cross_checked = raw
-    return Components(
-        settings=settings,
-        segment_count=segment_count,
-        orders=tuple(_order(order) for order in orders),
-        effective_order_count=effective_count,
-        average_precision=avg_p,
-        average_recall=avg_r,
-        score_fraction=fraction,
-        score=text,
-        cross_checked=cross_checked,
-    )
-
-
-def _order(raw: _chrf.RawOrder) -> OrderComponents:
-    kind, n, hyp, ref, matching, effective, precision, recall, f_score = raw
-    ngram_type: NgramType = "char" if kind == "char" else "word"
-    return OrderComponents(ngram_type, n, hyp, ref, matching, effective, precision, recall, f_score)

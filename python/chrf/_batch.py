@@ -9,8 +9,7 @@ from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, TypeAlias
 
-from chrf import _chrf
-from chrf._api import config
+from chrf import _core
 from chrf._inputs import References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
@@ -38,9 +37,7 @@ def sentence_scores(
     """
     settings = Settings(**options)
     c = corpus(hypotheses, references)
-    result: NDArray[np.float64] = _chrf.sentence_scores(
-        config(settings), c.hypotheses, c.streams, c.nested
-    )
+    result: NDArray[np.float64] = _core.sentence_scores(settings, c)
     return result
 
 
@@ -54,7 +51,7 @@ def pairwise(
     """
     hyps = as_list(hypotheses, "hypotheses")
     refs = as_list(references, "references")
-    matrix: NDArray[np.float64] = _chrf.pairwise(config(Settings(**options)), [hyps], [refs])[0]
+    matrix: NDArray[np.float64] = _core.pairwise(Settings(**options), [hyps], [refs])[0]
     return matrix
 
 
@@ -65,7 +62,7 @@ def pairwise_batched(
     ``fastchrf.pairwise_chrf`` returns it. Every batch item needs the same numbers of
     hypotheses and of references."""
     hyps, refs = _batches(hypotheses, references)
-    result: NDArray[np.float64] = _chrf.pairwise(config(Settings(**options)), hyps, refs)
+    result: NDArray[np.float64] = _core.pairwise(Settings(**options), hyps, refs)
     return result
 
 
@@ -89,9 +86,7 @@ def aggregate(
     scaled: list[list[int] | None] | None = None
     if weights is not None:
         scaled = [integer_weights(weights, len(refs), "weights")]
-    scores: NDArray[np.float64] = _chrf.aggregate(
-        config(Settings(**options)), [hyps], [refs], scaled
-    )[0]
+    scores: NDArray[np.float64] = _core.aggregate(Settings(**options), [hyps], [refs], scaled)[0]
     return scores
 
 
@@ -117,7 +112,7 @@ def aggregate_batched(
             None if w is None else integer_weights(w, len(refs[b]), f"weights[{b}]")
             for b, w in enumerate(per_item)
         ]
-    result: NDArray[np.float64] = _chrf.aggregate(config(Settings(**options)), hyps, refs, scaled)
+    result: NDArray[np.float64] = _core.aggregate(Settings(**options), hyps, refs, scaled)
     return result
 
 

@@ -8,15 +8,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from chrf import _chrf
-from chrf._api import corpus_counts, score_of
+from chrf._core import VERSION as CORE_VERSION
+from chrf._core import corpus_counts, score_of
 from chrf._inputs import Corpus, References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._settings import Averaging, Beta, Settings
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
-VERSION = _chrf.__version__
+VERSION = CORE_VERSION
 SIGNATURE_VERSION = f"chrf-{VERSION}"
 
 

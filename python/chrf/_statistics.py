@@ -5,8 +5,9 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
+from chrf._core import Counts, components_of, score_of
 from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._settings import Settings
@@ -14,8 +15,6 @@ from chrf._settings import Settings
 if TYPE_CHECKING:
     from chrf._components import Components
 
-#: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
-Counts: TypeAlias = tuple[tuple[int, int, int], ...]
 #: The compiled core counts in 128 bits.
 MAX_COUNT = 2**128 - 1
 
@@ -86,14 +85,10 @@ class Statistics:
 
     def score(self) -> float:
         """The float score, as :func:`chrf.score` gives it for these segments."""
-        from chrf._api import score_of
-
         return score_of(self.settings, self.counts)
 
     def components(self) -> Components:
         """The exact components, as :func:`chrf.components` gives them for these segments."""
-        from chrf._api import components_of
-
         if self.settings.eps_smoothing:
             raise ValueError("statistics with eps_smoothing=True have a float score only")
         return components_of(self.settings, self.counts, self.segment_count)

@@ -6,7 +6,7 @@ import operator
 import os
 import warnings
 
-from chrf import _chrf
+from chrf import _core
 
 #: The environment variable read once, when chrf is imported.
 ENVIRONMENT_VARIABLE = "CHRF_NUM_THREADS"
@@ -30,17 +30,17 @@ def set_num_threads(threads: int | None) -> None:
             ) from None
         if not 1 <= threads <= max_num_threads():
             raise ValueError(f"threads must be from 1 to {max_num_threads()}")
-    _chrf.set_thread_count(threads)
+    _core.set_thread_count(threads)
 
 
 def get_num_threads() -> int:
     """The number of threads parallel work uses."""
-    return _chrf.thread_count()
+    return _core.thread_count()
 
 
 def max_num_threads() -> int:
     """The largest count :func:`set_num_threads` takes: four per CPU this process may use."""
-    return _chrf.max_thread_count()
+    return _core.max_thread_count()
 
 
 def configure_from_environment() -> None:

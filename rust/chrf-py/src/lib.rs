@@ -24,14 +24,30 @@ use pyo3::exceptions::{
     PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::PyList;
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use texts::{read_batches, Texts};
 
-/// Validated settings, built once per call by the Python layer.
+/// The attributes of a `chrf.Settings` that the core needs, read from the object itself: the
+/// settings are spelled out once, in python/chrf/_settings.py, and validated there.
+#[derive(FromPyObject)]
+struct SettingsAttributes {
+    char_order: usize,
+    word_order: usize,
+    beta_fraction: BigRational,
+    factor: f64,
+    one_plus_factor: f64,
+    lowercase: bool,
+    include_whitespace: bool,
+    averaging: String,
+    eps_smoothing: bool,
+    count_hyp_without_ref: bool,
+}
+
+/// A `chrf.Settings` in the core's terms, built once per distinct settings by `chrf._core`.
 #[pyclass(frozen, module = "chrf._chrf")]
 struct Config {
     settings: Settings,
@@ -41,29 +57,16 @@ struct Config {
 #[pymethods]
 impl Config {
     #[new]
-    #[pyo3(signature = (
-        *, char_order, word_order, beta_squared, factor, one_plus_factor, lowercase,
-        include_whitespace, averaging, eps_smoothing, count_hyp_without_ref
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        char_order: usize,
-        word_order: usize,
-        beta_squared: BigRational,
-        factor: f64,
-        one_plus_factor: f64,
-        lowercase: bool,
-        include_whitespace: bool,
-        averaging: &str,
-        eps_smoothing: bool,
-        count_hyp_without_ref: bool,
-    ) -> PyResult<Self> {
-        let beta = Beta::new(beta_squared, factor, one_plus_factor).map_err(to_py_err)?;
-        let mut settings = Settings::new(char_order, word_order, beta).map_err(to_py_err)?;
-        settings.include_whitespace = include_whitespace;
-        settings.eps_smoothing = eps_smoothing;
-        settings.count_hyp_without_ref = count_hyp_without_ref;
-        settings.averaging = match averaging {
+    fn new(settings: SettingsAttributes) -> PyResult<Self> {
+        let squared = &settings.beta_fraction * &settings.beta_fraction;
+        let beta =
+            Beta::new(squared, settings.factor, settings.one_plus_factor).map_err(to_py_err)?;
+        let mut core =
+            Settings::new(settings.char_order, settings.word_order, beta).map_err(to_py_err)?;
+        core.include_whitespace = settings.include_whitespace;
+        core.eps_smoothing = settings.eps_smoothing;
+        core.count_hyp_without_ref = settings.count_hyp_without_ref;
+        core.averaging = match settings.averaging.as_str() {
             "precision_recall" => Averaging::PrecisionRecall,
             "per_order_f" => Averaging::PerOrderF,
             other => {
@@ -73,10 +76,36 @@ impl Config {
             }
         };
         Ok(Self {
-            settings,
-            lowercase,
+            settings: core,
+            lowercase: settings.lowercase,
         })
     }
+}
+
+/// One order of exact components (see `chrf.OrderComponents`, which `chrf._core` builds).
+#[pyclass(frozen, get_all, module = "chrf._chrf")]
+struct ExactOrder {
+    kind: &'static str,
+    n: usize,
+    hypothesis: Count,
+    reference: Count,
+    matching: Count,
+    effective: bool,
+    precision: Option<BigRational>,
+    recall: Option<BigRational>,
+    f_score: Option<BigRational>,
+}
+
+/// Exact components of corpus statistics (see `chrf.Components`, which `chrf._core` builds).
+#[pyclass(frozen, get_all, module = "chrf._chrf")]
+struct ExactComponents {
+    orders: Vec<Py<ExactOrder>>,
+    effective_order_count: usize,
+    average_precision: BigRational,
+    average_recall: BigRational,
+    score_fraction: BigRational,
+    score_text: String,
+    cross_checked: bool,
 }
 
 fn to_py_err(error: ChrfError) -> PyErr {
@@ -302,16 +331,16 @@ fn score_of(config: &Config, counts: Vec<Counts>) -> PyResult<f64> {
     chrf_core::float_score(&stats, &config.settings).map_err(to_py_err)
 }
 
-/// The exact components of corpus statistics, as plain tuples that `chrf._api` wraps.
+/// The exact components of corpus statistics.
 #[pyfunction]
-fn components_of<'py>(
-    py: Python<'py>,
+fn components_of(
+    py: Python<'_>,
     config: &Config,
     counts: Vec<Counts>,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<ExactComponents> {
     let stats = statistics_of_counts(config, counts)?;
     let components = chrf_core::components(&stats, &config.settings).map_err(to_py_err)?;
-    components_to_py(py, &components)
+    exact_components(py, components)
 }
 
 /// The elements of a C-contiguous array, in order.
@@ -405,38 +434,38 @@ fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> PyResult<Statis
     ))
 }
 
-fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py, PyTuple>> {
+fn exact_components(py: Python<'_>, c: Components) -> PyResult<ExactComponents> {
+    let score_text = chrf_core::six_decimals(&c.score);
     let orders = c
         .orders
-        .iter()
+        .into_iter()
         .map(|o| {
-            let kind = match o.kind {
-                NgramKind::Char => "char",
-                NgramKind::Word => "word",
+            let order = ExactOrder {
+                kind: match o.kind {
+                    NgramKind::Char => "char",
+                    NgramKind::Word => "word",
+                },
+                n: o.n,
+                hypothesis: o.counts.hypothesis,
+                reference: o.counts.reference,
+                matching: o.counts.matching,
+                effective: o.effective,
+                precision: o.precision,
+                recall: o.recall,
+                f_score: o.f_score,
             };
-            (
-                kind,
-                o.n,
-                o.counts.hypothesis,
-                o.counts.reference,
-                o.counts.matching,
-                o.effective,
-                o.precision.clone(),
-                o.recall.clone(),
-                o.f_score.clone(),
-            )
+            Py::new(py, order)
         })
-        .collect::<Vec<_>>();
-    (
+        .collect::<PyResult<_>>()?;
+    Ok(ExactComponents {
         orders,
-        c.effective_order_count,
-        c.average_precision.clone(),
-        c.average_recall.clone(),
-        c.score.clone(),
-        chrf_core::six_decimals(&c.score),
-        c.cross_checked,
-    )
-        .into_pyobject(py)
+        effective_order_count: c.effective_order_count,
+        average_precision: c.average_precision,
+        average_recall: c.average_recall,
+        score_fraction: c.score,
+        score_text,
+        cross_checked: c.cross_checked,
+    })
 }
 
 #[pymodule]
@@ -453,6 +482,6 @@ mod _chrf {
     use super::{
         aggregate, components_of, corpus_statistics, max_thread_count, pairwise,
         randomization_scores, resampled_scores, score_of, segment_statistics, sentence_scores,
-        set_thread_count, thread_count, Config,
+        set_thread_count, thread_count, Config, ExactComponents, ExactOrder,
     };
 }
