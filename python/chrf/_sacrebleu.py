@@ -166,22 +166,23 @@ class CHRF:
     truncated. The two keyword-only arguments are this package's (see :class:`chrf.Settings`).
     """
 
-    CHAR_ORDER = 6
-    WORD_ORDER = 0
-    BETA = 2
+    # sacreBLEU's class constants; every default has its one home in Settings.
+    CHAR_ORDER = Settings.char_order
+    WORD_ORDER = Settings.word_order
+    BETA = Settings.beta
 
     def __init__(
         self,
         char_order: int = CHAR_ORDER,
         word_order: int = WORD_ORDER,
         beta: Beta = BETA,
-        lowercase: bool = False,
-        whitespace: bool = False,
-        eps_smoothing: bool = False,
+        lowercase: bool = Settings.lowercase,
+        whitespace: bool = Settings.include_whitespace,
+        eps_smoothing: bool = Settings.eps_smoothing,
         references: Sequence[Sequence[str]] | None = None,
         *,
-        averaging: Averaging = "precision_recall",
-        count_hyp_without_ref: bool = False,
+        averaging: Averaging = Settings.averaging,
+        count_hyp_without_ref: bool = Settings.count_hyp_without_ref,
     ) -> None:
         self.settings = Settings(
             char_order=char_order,
