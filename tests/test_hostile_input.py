@@ -21,7 +21,7 @@ GOOD = ((5, 4, 3), (4, 3, 2), (2, 2, 1))
 
 @given(corpora(), chrf_settings(exact=False))
 def test_real_statistics_pass_the_checks(corpus: Any, settings: Any) -> None:
-    # The checks below hold for every real statistics, under either rule of SPEC §1.4:
+    # The checks below hold for every real statistics, under either rule of spec §1.4:
     # matches never outnumber hypothesis or reference n-grams.
     hyps, refs = corpus
     stats = chrf.statistics(hyps, refs, **settings)

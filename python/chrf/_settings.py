@@ -45,7 +45,7 @@ class Options(ExactOptions, total=False):
 class Settings:
     """chrF settings (sacreBLEU's defaults): what must be reported with a score.
 
-    ``count_hyp_without_ref`` switches SPEC §1.4's rule: by default (``False``, sacreBLEU's rule)
+    ``count_hyp_without_ref`` switches spec §1.4's rule: by default (``False``, sacreBLEU's rule)
     a segment whose reference has no n-gram of order n contributes no hypothesis n-grams of that
     order; with ``True`` (the JSON contract's rule) every hypothesis n-gram counts.
     """

@@ -36,7 +36,7 @@ class Statistics:
     def __post_init__(self) -> None:
         """Checks what holds for every real statistics, so that tampered ones are refused:
         counts are ints of 128 bits at most, one triple per order, and matches never outnumber
-        hypothesis or reference n-grams (under either rule of SPEC §1.4)."""
+        hypothesis or reference n-grams (under either rule of spec §1.4)."""
         if not isinstance(self.settings, Settings):
             raise TypeError(f"settings must be a chrf.Settings, not {type(self.settings).__name__}")
         counts = _counts(self.counts, self.settings.order_count)

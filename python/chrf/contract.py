@@ -1,4 +1,4 @@
-"""The ``chrf-components`` 1.0.0 JSON contract (SPEC §6): strict input, exact output.
+"""The ``chrf-components`` 1.0.0 JSON contract (spec §6): strict input, exact output.
 
 ``evaluate(request)`` takes the decoded JSON input object and returns either
 ``{"result": {...}}`` or ``{"error": {"code": "invalid_input", "message": "..."}}``; the message
@@ -48,7 +48,7 @@ def evaluate(request: object) -> dict[str, Any]:
         args = validate(request)
     except ContractError as error:
         return {"error": {"code": "invalid_input", "message": str(error)}}
-    # The contract counts every hypothesis n-gram (SPEC §1.4), unlike sacreBLEU.
+    # The contract counts every hypothesis n-gram (spec §1.4), unlike sacreBLEU.
     result = components(**args, count_hyp_without_ref=True)
     return {"result": result.to_dict()}
 
