@@ -513,11 +513,10 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
         }
     };
     if weights.len() != references.len() {
-        return Err(ChrfError::InvalidSettings(format!(
-            "weights has {} values but there are {} references",
-            weights.len(),
-            references.len()
-        )));
+        return Err(ChrfError::WeightCount {
+            weights: weights.len(),
+            references: references.len(),
+        });
     }
     let mut out = filled(hypotheses.len(), 0.0)?;
     pool::run(|| {
@@ -786,8 +785,12 @@ mod tests {
             .unwrap(),
             aggregate_scores(&texts, &repeated, None, &settings, &Interrupt::default()).unwrap()
         );
-        assert!(
-            aggregate_scores(&texts, refs, Some(&[1]), &settings, &Interrupt::default()).is_err()
+        assert_eq!(
+            aggregate_scores(&texts, refs, Some(&[1]), &settings, &Interrupt::default()),
+            Err(ChrfError::WeightCount {
+                weights: 1,
+                references: 3
+            })
         );
     }
 

@@ -186,14 +186,10 @@ pub fn resampled_scores(
 ) -> Result<Vec<Scalar>, ChrfError> {
     let n = table.segment_count();
     if n == 0 || picks.len() % n != 0 {
-        return Err(ChrfError::InvalidSettings(format!(
-            "resample indices must come in rows of {n}"
-        )));
+        return Err(ChrfError::ResampleShape { row_length: n });
     }
-    if let Some(bad) = picks.iter().find(|&&i| i < 0 || i as u64 >= n as u64) {
-        return Err(ChrfError::InvalidSettings(format!(
-            "resample index {bad} is outside 0..{n}"
-        )));
+    if let Some(&index) = picks.iter().find(|&&i| i < 0 || i as u64 >= n as u64) {
+        return Err(ChrfError::ResampleIndex { index, segments: n });
     }
     crate::pool::run(|| {
         picks
@@ -220,15 +216,11 @@ pub fn randomization_scores(
 ) -> Result<(Vec<f64>, Vec<f64>), ChrfError> {
     let width = 3 * settings.order_count();
     if baseline.len() != system.len() || baseline.len() % width != 0 {
-        return Err(ChrfError::InvalidSettings(
-            "baseline and system statistics must have the same shape".into(),
-        ));
+        return Err(ChrfError::StatisticsShape);
     }
     let n = baseline.len() / width;
     if n == 0 || swaps.len() % n != 0 {
-        return Err(ChrfError::InvalidSettings(format!(
-            "randomization flags must come in rows of {n}"
-        )));
+        return Err(ChrfError::RandomizationShape { row_length: n });
     }
     // A = sum(system) + the sum over flagged segments of (baseline - system); B = total - A.
     let column_sum = |stats: &[u64], j: usize| -> i128 {
@@ -311,9 +303,15 @@ mod tests {
     fn indices_outside_the_table_are_an_error() {
         let settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
         let table = SegmentTable::new(&[2, 2, 1, 3, 3, 3], &settings).unwrap();
-        assert!(resampled_scores(&table, &[0, 2], &settings, &Interrupt::default()).is_err());
-        assert!(resampled_scores(&table, &[0, -1], &settings, &Interrupt::default()).is_err());
-        assert!(resampled_scores(&table, &[0, 1, 1], &settings, &Interrupt::default()).is_err());
+        let scores =
+            |picks: &[i64]| resampled_scores(&table, picks, &settings, &Interrupt::default());
+        let outside = |index| ChrfError::ResampleIndex { index, segments: 2 };
+        assert_eq!(scores(&[0, 2]), Err(outside(2)));
+        assert_eq!(scores(&[0, -1]), Err(outside(-1)));
+        assert_eq!(
+            scores(&[0, 1, 1]),
+            Err(ChrfError::ResampleShape { row_length: 2 })
+        );
         let scores =
             resampled_scores(&table, &[1, 1, 0, 1], &settings, &Interrupt::default()).unwrap();
         assert_eq!(scores.len(), 2);
@@ -340,13 +338,14 @@ mod tests {
         };
         assert_eq!(a, vec![score(6, 6, 3), score(6, 6, 4)]);
         assert_eq!(b, vec![score(6, 6, 4), score(6, 6, 3)]);
-        assert!(randomization_scores(
-            &baseline,
-            &system,
-            &[true],
-            &settings,
-            &Interrupt::default()
-        )
-        .is_err());
+        let interrupt = Interrupt::default();
+        assert_eq!(
+            randomization_scores(&baseline, &system, &[true], &settings, &interrupt),
+            Err(ChrfError::RandomizationShape { row_length: 2 })
+        );
+        assert_eq!(
+            randomization_scores(&baseline, &system[1..], &[true], &settings, &interrupt),
+            Err(ChrfError::StatisticsShape)
+        );
     }
 }
