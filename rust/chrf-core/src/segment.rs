@@ -24,7 +24,7 @@ thread_local! {
 const KEPT_BYTES: usize = 1 << 20;
 
 /// The statistics of `hypothesis` against the reference whose sacreBLEU sentence score is
-/// highest, the first one on ties (SPEC §5). An empty reference is a reference; no reference
+/// highest, the first one on ties (spec §5). An empty reference is a reference; no reference
 /// at all gives the statistics of nothing matched against nothing.
 pub fn segment_statistics<'t>(
     hypothesis: &'t str,

@@ -140,7 +140,8 @@ impl Statistics {
     }
 }
 
-/// The number of n-grams of order `n` (from 1) in a sequence of `len` units: its windows.
+/// The number of n-grams of order `n` (from 1) in a sequence of `len` units: its windows
+/// (spec §1.2).
 pub(crate) fn window_count(len: usize, n: usize) -> Count {
     (len + 1).saturating_sub(n) as Count
 }
