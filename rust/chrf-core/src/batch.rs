@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use crate::float::float_score_of_runs;
 use crate::memory::{filled, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
-use crate::stats::PairCounts;
+use crate::stats::{window_count, PairCounts};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, Count, OrderCounts, Settings};
 
@@ -342,20 +342,6 @@ fn run_lengths(sorted: &[u32]) -> Result<Vec<(u32, u32)>, ChrfError> {
     Ok(runs)
 }
 
-/// Number of n-grams in a sequence of `len` units.
-fn window_count(len: usize, n: usize) -> Count {
-    (len + 1).saturating_sub(n) as Count
-}
-
-/// sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
-fn hypothesis_count(hypothesis: Count, reference: Count, settings: &Settings) -> Count {
-    if reference == 0 && !settings.count_hyp_without_ref {
-        0
-    } else {
-        hypothesis
-    }
-}
-
 /// Pairwise scores, row-major: `scores[i * references.len() + j]` is hypothesis i against
 /// reference j, equal to sacreBLEU's sentence score of that pair.
 pub fn pairwise_scores<S: AsRef<str> + Sync>(
@@ -480,13 +466,10 @@ fn pair_counts(
         out.clear();
         reserve(out, kept)?;
         out.extend((1..=kept).map(|n| {
-            let (hypothesis, reference) = (window_count(hyp_len, n), window_count(ref_len, n));
-            OrderCounts {
-                hypothesis: hypothesis_count(hypothesis, reference, settings),
-                reference,
-                // A text against itself: every n-gram matches, shared or not.
-                matching: if h == r { reference } else { 0 },
-            }
+            let reference = window_count(ref_len, n);
+            // A text against itself: every n-gram matches, shared or not.
+            let matching = if h == r { reference } else { 0 };
+            OrderCounts::of_pair(window_count(hyp_len, n), reference, matching, settings)
         }));
     }
     if h != r {
@@ -530,11 +513,10 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
         }
     };
     if weights.len() != references.len() {
-        return Err(ChrfError::InvalidSettings(format!(
-            "weights has {} values but there are {} references",
-            weights.len(),
-            references.len()
-        )));
+        return Err(ChrfError::WeightCount {
+            weights: weights.len(),
+            references: references.len(),
+        });
     }
     let mut out = filled(hypotheses.len(), 0.0)?;
     pool::run(|| {
@@ -653,16 +635,12 @@ impl MeanBag {
             reserve(out, kept)?;
             for n in 1..=kept {
                 let reference = self.totals[kind].get(n - 1).copied().unwrap_or(0);
-                let hypothesis = if reference == 0 && !settings.count_hyp_without_ref {
-                    0 // as `hypothesis_count` rules, without scaling a count it drops
-                } else {
-                    scale(window_count(len, n))?
-                };
-                out.push(OrderCounts {
-                    hypothesis,
-                    reference,
-                    matching: checked_mul(own_weight, window_count(len, n))?,
-                });
+                let windows = window_count(len, n);
+                let matching = checked_mul(own_weight, windows)?;
+                // Scaled after the rule: a count the rule drops is never scaled (nor overflows).
+                let mut counts = OrderCounts::of_pair(windows, reference, matching, settings);
+                counts.hypothesis = scale(counts.hypothesis)?;
+                out.push(counts);
             }
         }
         let text = &bags.texts[hyp];
@@ -807,8 +785,12 @@ mod tests {
             .unwrap(),
             aggregate_scores(&texts, &repeated, None, &settings, &Interrupt::default()).unwrap()
         );
-        assert!(
-            aggregate_scores(&texts, refs, Some(&[1]), &settings, &Interrupt::default()).is_err()
+        assert_eq!(
+            aggregate_scores(&texts, refs, Some(&[1]), &settings, &Interrupt::default()),
+            Err(ChrfError::WeightCount {
+                weights: 1,
+                references: 3
+            })
         );
     }
 
@@ -924,12 +906,8 @@ mod tests {
                     .iter()
                     .map(|(g, &c)| c.min(*mean.get(g).unwrap_or(&0)))
                     .sum();
-                let hypothesis = hypothesis_count(hyp_bag.values().sum(), reference, s);
-                orders.push(OrderCounts {
-                    hypothesis,
-                    reference,
-                    matching,
-                });
+                let hypothesis = hyp_bag.values().sum();
+                orders.push(OrderCounts::of_pair(hypothesis, reference, matching, s));
             }
         }
         crate::float::float_score_of_orders(&orders, s).unwrap()

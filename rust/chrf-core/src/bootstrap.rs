@@ -10,6 +10,7 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use rayon::prelude::*;
 
+use crate::float::{compute_f_score, FScoreNumber, OrderTerms, EPS};
 use crate::pool::Interrupt;
 use crate::{ChrfError, Settings};
 
@@ -56,12 +57,15 @@ impl Scalar {
             _ => Float32(single(self.as_f32(), other.as_f32())),
         }
     }
+}
 
+impl FScoreNumber for Scalar {
+    fn python(value: f64) -> Self {
+        Python(value)
+    }
     fn is_positive(self) -> bool {
         self.value() > 0.0
     }
-
-    /// Python truthiness of a number: non-zero, NaN included.
     fn is_truthy(self) -> bool {
         self.value() != 0.0
     }
@@ -84,55 +88,20 @@ scalar_op!(Div, div, /);
 
 /// `CHRF._compute_f_score` on float32 statistics (3 values per order: hyp, ref, match).
 pub fn sacrebleu_score_f32(stats: &[f32], settings: &Settings) -> Scalar {
-    let eps = Python(1e-16);
-    let factor = Python(settings.beta.factor());
-    let one_plus_factor = Python(settings.beta.one_plus_factor());
-    let mut score = Python(0.0);
-    let mut effective_orders = 0u32;
-    let (mut avg_prec, mut avg_rec) = (Python(0.0), Python(0.0));
-
-    for order in stats.chunks_exact(3) {
+    let eps = Python(EPS);
+    let orders = stats.chunks_exact(3).map(|order| {
         let (n_hyp, n_ref, n_match) = (order[0], order[1], order[2]);
-        let prec = if n_hyp > 0.0 {
-            Float32(n_match / n_hyp)
-        } else {
-            eps
-        };
-        let rec = if n_ref > 0.0 {
-            Float32(n_match / n_ref)
-        } else {
-            eps
-        };
-        let denom = factor * prec + rec;
-        score = score
-            + if denom.is_positive() {
-                one_plus_factor * prec * rec / denom
+        let ratio = |total: f32| {
+            if total > 0.0 {
+                Float32(n_match / total)
             } else {
                 eps
-            };
-        if n_hyp > 0.0 && n_ref > 0.0 {
-            avg_prec = avg_prec + prec;
-            avg_rec = avg_rec + rec;
-            effective_orders += 1;
-        }
-    }
-
-    let hundred = Python(100.0);
-    if settings.eps_smoothing {
-        return hundred * score / Python(settings.order_count() as f64);
-    }
-    if effective_orders == 0 {
-        (avg_prec, avg_rec) = (Python(0.0), Python(0.0));
-    } else {
-        let k = Python(f64::from(effective_orders));
-        (avg_prec, avg_rec) = (avg_prec / k, avg_rec / k);
-    }
-    if (avg_prec + avg_rec).is_truthy() {
-        let score = one_plus_factor * avg_prec * avg_rec;
-        hundred * (score / (factor * avg_prec + avg_rec))
-    } else {
-        Python(0.0)
-    }
+            }
+        };
+        let effective = n_hyp > 0.0 && n_ref > 0.0;
+        (OrderTerms::new(ratio(n_hyp), ratio(n_ref), effective), 1)
+    });
+    compute_f_score(orders, settings)
 }
 
 /// Per-segment statistics as sacreBLEU's float32 array: `segments × (3 × orders)` values.
@@ -186,14 +155,10 @@ pub fn resampled_scores(
 ) -> Result<Vec<Scalar>, ChrfError> {
     let n = table.segment_count();
     if n == 0 || picks.len() % n != 0 {
-        return Err(ChrfError::InvalidSettings(format!(
-            "resample indices must come in rows of {n}"
-        )));
+        return Err(ChrfError::ResampleShape { row_length: n });
     }
-    if let Some(bad) = picks.iter().find(|&&i| i < 0 || i as u64 >= n as u64) {
-        return Err(ChrfError::InvalidSettings(format!(
-            "resample index {bad} is outside 0..{n}"
-        )));
+    if let Some(&index) = picks.iter().find(|&&i| i < 0 || i as u64 >= n as u64) {
+        return Err(ChrfError::ResampleIndex { index, segments: n });
     }
     crate::pool::run(|| {
         picks
@@ -220,15 +185,11 @@ pub fn randomization_scores(
 ) -> Result<(Vec<f64>, Vec<f64>), ChrfError> {
     let width = 3 * settings.order_count();
     if baseline.len() != system.len() || baseline.len() % width != 0 {
-        return Err(ChrfError::InvalidSettings(
-            "baseline and system statistics must have the same shape".into(),
-        ));
+        return Err(ChrfError::StatisticsShape);
     }
     let n = baseline.len() / width;
     if n == 0 || swaps.len() % n != 0 {
-        return Err(ChrfError::InvalidSettings(format!(
-            "randomization flags must come in rows of {n}"
-        )));
+        return Err(ChrfError::RandomizationShape { row_length: n });
     }
     // A = sum(system) + the sum over flagged segments of (baseline - system); B = total - A.
     let column_sum = |stats: &[u64], j: usize| -> i128 {
@@ -298,6 +259,22 @@ mod tests {
     }
 
     #[test]
+    fn the_score_of_float32_sums_is_computed_in_float32() {
+        let mut settings = Settings::new(2, 0, Beta::integer(2).unwrap()).unwrap();
+        // Order 1: P = 1/3, R = 1/7 in float32; order 2 has no hypothesis n-gram.
+        let stats = [3.0, 7.0, 1.0, 0.0, 6.0, 0.0];
+        let (p, r) = (1f32 / 3.0, 1f32 / 7.0);
+        let expected = 100.0 * ((5.0 * p * r) / (4.0 * p + r));
+        assert_eq!(sacrebleu_score_f32(&stats, &settings), Float32(expected));
+        settings.eps_smoothing = true;
+        let eps = 1e-16f64 as f32;
+        let undefined = 5.0 * eps * 0.0 / (4.0 * eps + 0.0);
+        let f = (5.0 * p * r / (4.0 * p + r)) + undefined;
+        let expected = 100.0 * f / 2.0;
+        assert_eq!(sacrebleu_score_f32(&stats, &settings), Float32(expected));
+    }
+
+    #[test]
     fn rows_are_summed_in_order_in_float32() {
         let settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
         let mut counts = vec![1 << 24, 1, 1];
@@ -311,9 +288,15 @@ mod tests {
     fn indices_outside_the_table_are_an_error() {
         let settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
         let table = SegmentTable::new(&[2, 2, 1, 3, 3, 3], &settings).unwrap();
-        assert!(resampled_scores(&table, &[0, 2], &settings, &Interrupt::default()).is_err());
-        assert!(resampled_scores(&table, &[0, -1], &settings, &Interrupt::default()).is_err());
-        assert!(resampled_scores(&table, &[0, 1, 1], &settings, &Interrupt::default()).is_err());
+        let scores =
+            |picks: &[i64]| resampled_scores(&table, picks, &settings, &Interrupt::default());
+        let outside = |index| ChrfError::ResampleIndex { index, segments: 2 };
+        assert_eq!(scores(&[0, 2]), Err(outside(2)));
+        assert_eq!(scores(&[0, -1]), Err(outside(-1)));
+        assert_eq!(
+            scores(&[0, 1, 1]),
+            Err(ChrfError::ResampleShape { row_length: 2 })
+        );
         let scores =
             resampled_scores(&table, &[1, 1, 0, 1], &settings, &Interrupt::default()).unwrap();
         assert_eq!(scores.len(), 2);
@@ -340,13 +323,14 @@ mod tests {
         };
         assert_eq!(a, vec![score(6, 6, 3), score(6, 6, 4)]);
         assert_eq!(b, vec![score(6, 6, 4), score(6, 6, 3)]);
-        assert!(randomization_scores(
-            &baseline,
-            &system,
-            &[true],
-            &settings,
-            &Interrupt::default()
-        )
-        .is_err());
+        let interrupt = Interrupt::default();
+        assert_eq!(
+            randomization_scores(&baseline, &system, &[true], &settings, &interrupt),
+            Err(ChrfError::RandomizationShape { row_length: 2 })
+        );
+        assert_eq!(
+            randomization_scores(&baseline, &system[1..], &[true], &settings, &interrupt),
+            Err(ChrfError::StatisticsShape)
+        );
     }
 }

@@ -7,6 +7,21 @@ use std::fmt;
 pub enum ChrfError {
     /// Settings outside their domain; the message names the setting.
     InvalidSettings(String),
+    /// A thread count outside 1..=`max`.
+    ThreadCount { requested: usize, max: usize },
+    /// Reference aggregation got `weights` weights for `references` references.
+    WeightCount { weights: usize, references: usize },
+    /// Bootstrap resample indices that do not come in whole rows of `row_length` (one index per
+    /// segment; a table of no segment has no row at all).
+    ResampleShape { row_length: usize },
+    /// A bootstrap resample index `index` outside the table's `0..segments`.
+    ResampleIndex { index: i64, segments: usize },
+    /// Paired randomization statistics of the baseline and the system that differ in length, or
+    /// are not whole segments of the settings' orders.
+    StatisticsShape,
+    /// Paired randomization flags that do not come in whole rows of `row_length` (one flag per
+    /// segment).
+    RandomizationShape { row_length: usize },
     /// No reference stream was given.
     NoReferences,
     /// Reference stream `stream` does not have one segment per hypothesis.
@@ -36,6 +51,29 @@ impl fmt::Display for ChrfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::InvalidSettings(message) => f.write_str(message),
+            Self::ThreadCount { requested, max } => write!(
+                f,
+                "the thread count must be from 1 to {max}, not {requested}"
+            ),
+            Self::WeightCount {
+                weights,
+                references,
+            } => write!(
+                f,
+                "weights has {weights} values but there are {references} references"
+            ),
+            Self::ResampleShape { row_length } => {
+                write!(f, "resample indices must come in rows of {row_length}")
+            }
+            Self::ResampleIndex { index, segments } => {
+                write!(f, "resample index {index} is outside 0..{segments}")
+            }
+            Self::StatisticsShape => {
+                f.write_str("baseline and system statistics must have the same shape")
+            }
+            Self::RandomizationShape { row_length } => {
+                write!(f, "randomization flags must come in rows of {row_length}")
+            }
             Self::NoReferences => f.write_str("references must hold at least one reference stream"),
             Self::StreamLength {
                 stream,
@@ -67,3 +105,51 @@ impl fmt::Display for ChrfError {
 }
 
 impl std::error::Error for ChrfError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_and_count_errors_keep_their_messages() {
+        // The Python package's tests and users match on these texts.
+        let cases = [
+            (
+                ChrfError::ThreadCount {
+                    requested: 0,
+                    max: 8,
+                },
+                "the thread count must be from 1 to 8, not 0",
+            ),
+            (
+                ChrfError::WeightCount {
+                    weights: 2,
+                    references: 3,
+                },
+                "weights has 2 values but there are 3 references",
+            ),
+            (
+                ChrfError::ResampleShape { row_length: 4 },
+                "resample indices must come in rows of 4",
+            ),
+            (
+                ChrfError::ResampleIndex {
+                    index: -1,
+                    segments: 4,
+                },
+                "resample index -1 is outside 0..4",
+            ),
+            (
+                ChrfError::StatisticsShape,
+                "baseline and system statistics must have the same shape",
+            ),
+            (
+                ChrfError::RandomizationShape { row_length: 2 },
+                "randomization flags must come in rows of 2",
+            ),
+        ];
+        for (error, message) in cases {
+            assert_eq!(error.to_string(), message);
+        }
+    }
+}

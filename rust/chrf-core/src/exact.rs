@@ -15,7 +15,7 @@ pub enum NgramKind {
     Word,
 }
 
-/// One order of a score, exactly (SPEC §1.5).
+/// One order of a score, exactly (spec §1.5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderComponents {
     pub kind: NgramKind,

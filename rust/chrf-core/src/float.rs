@@ -4,6 +4,8 @@
 //! and Rust's `f64` operations are the same operations (Rust never fuses a multiply-add on its
 //! own). Doing them in the same order on the same inputs therefore gives the same bits.
 
+use std::ops::{Add, Div, Mul};
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -16,7 +18,7 @@ use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 pub(crate) type Run = (OrderCounts, usize);
 
 /// sacreBLEU's stand-in for an undefined precision, recall or F.
-const EPS: f64 = 1e-16;
+pub(crate) const EPS: f64 = 1e-16;
 
 /// The largest integer up to which every integer converts to `f64` exactly.
 const EXACT_INT_LIMIT: Count = 1 << f64::MANTISSA_DIGITS;
@@ -66,33 +68,100 @@ pub(crate) fn sacrebleu_score_of_runs(
     runs: impl IntoIterator<Item = Run>,
     settings: &Settings,
 ) -> f64 {
-    let factor = settings.beta.factor();
-    let one_plus_factor = settings.beta.one_plus_factor();
-    let mut eps_score = 0.0;
+    let terms = runs.into_iter().map(|(counts, repeat)| {
+        let (precision, recall) = precision_recall(&counts);
+        let effective = counts.hypothesis > 0 && counts.reference > 0;
+        (OrderTerms::<f64>::new(precision, recall, effective), repeat)
+    });
+    compute_f_score(terms, settings)
+}
+
+/// The numbers sacreBLEU's `_compute_f_score` computes with: Python floats ([`f64`]) on
+/// integer statistics, NumPy float32 scalars meeting Python floats
+/// ([`Scalar`](crate::bootstrap::Scalar)) on the bootstrap's float32 sums.
+pub(crate) trait FScoreNumber:
+    Copy + Add<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// A Python float literal of the formula.
+    fn python(value: f64) -> Self;
+    /// `self > 0`.
+    fn is_positive(self) -> bool;
+    /// Python truthiness of a number: non-zero, NaN included.
+    fn is_truthy(self) -> bool;
+    /// `self + term + term + …` with `times` additions, each rounded.
+    fn add_repeatedly(self, term: Self, times: usize) -> Self {
+        (0..times).fold(self, |sum, _| sum + term)
+    }
+}
+
+impl FScoreNumber for f64 {
+    fn python(value: f64) -> Self {
+        value
+    }
+    fn is_positive(self) -> bool {
+        self > 0.0
+    }
+    fn is_truthy(self) -> bool {
+        self != 0.0
+    }
+    fn add_repeatedly(self, term: Self, times: usize) -> Self {
+        add_repeatedly(self, term, times)
+    }
+}
+
+/// What one order brings to `_compute_f_score`'s loop.
+pub(crate) struct OrderTerms<T> {
+    precision: T,
+    recall: T,
+    /// Both sides have n-grams of the order: it counts in the precision and recall averages.
+    effective: bool,
+}
+
+impl<T> OrderTerms<T> {
+    pub(crate) fn new(precision: T, recall: T, effective: bool) -> Self {
+        Self {
+            precision,
+            recall,
+            effective,
+        }
+    }
+}
+
+/// sacreBLEU's `CHRF._compute_f_score` (0..100) of orders given as runs of `repeat` equal
+/// orders, operation for operation in `T`'s arithmetic: the one copy of the formula (spec
+/// §1.5-1.7). Orders count as many as the runs stand for, the eps-smoothed average included.
+pub(crate) fn compute_f_score<T: FScoreNumber>(
+    runs: impl IntoIterator<Item = (OrderTerms<T>, usize)>,
+    settings: &Settings,
+) -> T {
+    let factor = T::python(settings.beta.factor());
+    let one_plus_factor = T::python(settings.beta.one_plus_factor());
+    let (zero, eps, hundred) = (T::python(0.0), T::python(EPS), T::python(100.0));
+    let mut eps_score = zero;
     let mut order_count = 0usize;
     let mut effective_orders = 0u64;
-    let (mut avg_prec, mut avg_rec) = (0.0, 0.0);
+    let (mut avg_prec, mut avg_rec) = (zero, zero);
 
     // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
-    runs.into_iter().for_each(|(counts, repeat)| {
+    runs.into_iter().for_each(|(terms, repeat)| {
         if repeat == 0 {
             return;
         }
-        let add = |sum: f64, term: f64| match repeat {
+        let add = |sum: T, term: T| match repeat {
             1 => sum + term,
-            _ => add_repeatedly(sum, term, repeat),
+            _ => sum.add_repeatedly(term, repeat),
         };
-        let (prec, rec) = precision_recall(&counts);
+        let (prec, rec) = (terms.precision, terms.recall);
         if settings.eps_smoothing {
             let denom = factor * prec + rec;
-            let f = if denom > 0.0 {
+            let f = if denom.is_positive() {
                 one_plus_factor * prec * rec / denom
             } else {
-                EPS
+                eps
             };
             eps_score = add(eps_score, f);
         }
-        if counts.hypothesis > 0 && counts.reference > 0 {
+        if terms.effective {
             avg_prec = add(avg_prec, prec);
             avg_rec = add(avg_rec, rec);
             effective_orders += repeat as u64;
@@ -101,19 +170,18 @@ pub(crate) fn sacrebleu_score_of_runs(
     });
 
     if settings.eps_smoothing {
-        return 100.0 * eps_score / order_count as f64;
+        return hundred * eps_score / T::python(order_count as f64);
     }
     if effective_orders > 0 {
-        avg_prec /= effective_orders as f64;
-        avg_rec /= effective_orders as f64;
+        let k = T::python(effective_orders as f64);
+        (avg_prec, avg_rec) = (avg_prec / k, avg_rec / k);
     }
-    // Python's `if avg_prec + avg_rec:` is true for NaN as well, hence `!=` rather than `>`.
-    if avg_prec + avg_rec != 0.0 {
-        let mut score = one_plus_factor * avg_prec * avg_rec;
-        score /= factor * avg_prec + avg_rec;
-        100.0 * score
+    // Python's `if avg_prec + avg_rec:` is true for NaN as well.
+    if (avg_prec + avg_rec).is_truthy() {
+        let score = one_plus_factor * avg_prec * avg_rec;
+        hundred * (score / (factor * avg_prec + avg_rec))
     } else {
-        0.0
+        zero
     }
 }
 

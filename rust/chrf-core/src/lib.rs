@@ -1,11 +1,35 @@
 //! Exact chrF and chrF++ (Popović 2015, 2017) as sacreBLEU defines them.
 //!
-//! * [`text`]: segments to units (code points; chrF++ word tokens), with Python's whitespace set.
-//! * [`ngrams`]: clipped n-gram matches of two unit sequences, every order in one pass.
-//! * [`segment_statistics`] and [`Corpus`]: per-order counts of segments and of corpora.
-//! * [`components`]: the score as exact reduced fractions, cross-checked.
-//! * [`float_score`]: the float score, bit for bit as sacreBLEU computes it.
-//! * [`bootstrap`]: sacreBLEU's float32 arithmetic of bootstrap resamples.
+//! "spec §n" in this crate's comments is section n of `docs/specification.md`.
+//!
+//! # The public surface
+//!
+//! * [`segment_statistics`] and [`Corpus`]: per-order [`Statistics`] of segments and of corpora.
+//! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
+//! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
+//! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references.
+//! * [`Settings`] (with [`Beta`], [`Averaging`]) in, [`ChrfError`] out: one variant per kind of
+//!   refusal, each with the message the binding raises.
+//! * Namespaces: [`bootstrap`] (sacreBLEU's float32 resampling arithmetic), [`pool`] (threads and
+//!   interruption), [`text`] and [`ngrams`] (units and clipped matches, for fuzzing).
+//!
+//! # Where to find what
+//!
+//! Each rule of the metric has one home, called from every place that needs it:
+//!
+//! | rule | spec | home |
+//! |---|---|---|
+//! | whitespace, character units | §1.1, §3 | `text::is_python_whitespace`, `text::for_each_char_unit` |
+//! | chrF++ word tokens | §4 | `text::for_each_word_token` |
+//! | n-grams of a sequence: L − n + 1 windows | §1.2 | `stats::window_count` |
+//! | clipped matches, every order in one pass | §1.3 | `ngrams::add_clipped_matches` |
+//! | no reference n-grams → hypothesis count 0 | §1.4 | `OrderCounts::of_pair` |
+//! | summing counts, checked | §1.4 | `Statistics::checked_add_assign` |
+//! | several references: the best one per segment | §5 | `segment.rs` |
+//! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
+//! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
+//! | settings and their domains | §1 | `settings.rs` |
+//! | errors and their messages | §8 | `error.rs` |
 //!
 //! No PyO3 here: the crate builds and tests without a Python interpreter.
 

@@ -38,10 +38,10 @@ pub fn max_thread_count() -> usize {
 pub fn set_thread_count(threads: Option<usize>) -> Result<(), ChrfError> {
     let requested = threads.unwrap_or(0);
     if threads.is_some() && !(1..=max_thread_count()).contains(&requested) {
-        return Err(ChrfError::InvalidSettings(format!(
-            "the thread count must be from 1 to {}, not {requested}",
-            max_thread_count()
-        )));
+        return Err(ChrfError::ThreadCount {
+            requested,
+            max: max_thread_count(),
+        });
     }
     REQUESTED.store(requested, Ordering::Relaxed);
     Ok(())

@@ -9,9 +9,9 @@ use rustc_hash::{FxHashMap, FxHasher};
 use crate::float::{float_score_of_runs, sacrebleu_score_of_runs};
 use crate::memory::{filled, held, out_of_memory, push, refill, reserve};
 use crate::ngrams::{add_clipped_matches, MatchScratch};
-use crate::stats::PairCounts;
+use crate::stats::{window_count, PairCounts};
 use crate::text::{for_each_char_unit, for_each_word_token};
-use crate::{ChrfError, Count, OrderCounts, Settings, Statistics};
+use crate::{ChrfError, OrderCounts, Settings, Statistics};
 
 thread_local! {
     /// One set of buffers per thread, reused from segment to segment and call to call.
@@ -24,7 +24,7 @@ thread_local! {
 const KEPT_BYTES: usize = 1 << 20;
 
 /// The statistics of `hypothesis` against the reference whose sacreBLEU sentence score is
-/// highest, the first one on ties (SPEC §5). An empty reference is a reference; no reference
+/// highest, the first one on ties (spec §5). An empty reference is a reference; no reference
 /// at all gives the statistics of nothing matched against nothing.
 pub fn segment_statistics<'t>(
     hypothesis: &'t str,
@@ -181,18 +181,12 @@ impl Buffers {
             out.clear();
             reserve(out, kept)?;
             out.extend((1..=kept).map(|n| {
-                let reference = window_count(reference.len(), n);
-                let hypothesis = window_count(hyp.len(), n);
-                OrderCounts {
-                    // sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
-                    hypothesis: if reference == 0 && !settings.count_hyp_without_ref {
-                        0
-                    } else {
-                        hypothesis
-                    },
-                    reference,
-                    matching: self.matches.get(n - 1).map_or(0, |&m| m.into()),
-                }
+                OrderCounts::of_pair(
+                    window_count(hyp.len(), n),
+                    window_count(reference.len(), n),
+                    self.matches.get(n - 1).map_or(0, |&m| m.into()),
+                    settings,
+                )
             }));
         }
         Ok(())
@@ -266,11 +260,6 @@ impl CharIds {
         self.astral.clear();
         self.next = 0;
     }
-}
-
-/// Number of n-grams in a sequence of `len` units.
-fn window_count(len: usize, n: usize) -> Count {
-    (len + 1).saturating_sub(n) as Count
 }
 
 /// Word tokens as small integers, equal tokens getting equal ids within a hypothesis and a
@@ -418,7 +407,7 @@ fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> 
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::{float_score, Averaging, Beta};
+    use crate::{float_score, Averaging, Beta, Count};
 
     fn settings(char_order: usize, word_order: usize) -> Settings {
         Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap()

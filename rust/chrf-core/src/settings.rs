@@ -6,7 +6,7 @@ use num_traits::{One, Signed, ToPrimitive};
 
 use crate::ChrfError;
 
-/// How per-order values become one score (SPEC §1.6).
+/// How per-order values become one score (spec §1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Averaging {
     /// sacreBLEU 2.x: F-β of the mean precision and mean recall over the effective orders.
@@ -89,10 +89,10 @@ pub struct Settings {
     /// Keep whitespace in character n-grams (sacreBLEU's `whitespace=True`).
     pub include_whitespace: bool,
     pub averaging: Averaging,
-    /// sacreBLEU's `eps_smoothing=True`: a float-only mode (SPEC §1.7).
+    /// sacreBLEU's `eps_smoothing=True`: a float-only mode (spec §1.7).
     pub eps_smoothing: bool,
     /// Count hypothesis n-grams of an order even where the reference has none of that order.
-    /// `false` is sacreBLEU's rule (SPEC §1.4); `true` is the JSON contract's.
+    /// `false` is sacreBLEU's rule (spec §1.4); `true` is the JSON contract's.
     pub count_hyp_without_ref: bool,
 }
 

@@ -17,6 +17,24 @@ pub struct OrderCounts {
 }
 
 impl OrderCounts {
+    /// One order of a hypothesis against a reference (or a bag of references): its
+    /// `hypothesis` and `reference` n-grams and their `matching` clipped matches. Where the
+    /// reference has no n-gram of the order, sacreBLEU does not count the hypothesis's ("don't
+    /// count hits if no reference exists", spec §1.4), unless `count_hyp_without_ref` asks to.
+    pub(crate) fn of_pair(
+        hypothesis: Count,
+        reference: Count,
+        matching: Count,
+        settings: &Settings,
+    ) -> Self {
+        let counted = reference > 0 || settings.count_hyp_without_ref;
+        Self {
+            hypothesis: if counted { hypothesis } else { 0 },
+            reference,
+            matching,
+        }
+    }
+
     fn checked_add(self, other: Self) -> Option<Self> {
         Some(Self {
             hypothesis: self.hypothesis.checked_add(other.hypothesis)?,
@@ -122,6 +140,12 @@ impl Statistics {
     }
 }
 
+/// The number of n-grams of order `n` (from 1) in a sequence of `len` units: its windows
+/// (spec §1.2).
+pub(crate) fn window_count(len: usize, n: usize) -> Count {
+    (len + 1).saturating_sub(n) as Count
+}
+
 /// The counts of a hypothesis against a reference, kept only as far as they can be non-zero:
 /// character orders 1..=kinds[0].len(), word orders 1..=kinds[1].len(). Every other order of
 /// the settings is all zero, as neither text has n-grams that long: a segment costs what its
@@ -173,6 +197,23 @@ mod tests {
             reference: r,
             matching: m,
         }
+    }
+
+    #[test]
+    fn a_pair_counts_hypothesis_ngrams_only_where_the_reference_has_some() {
+        let mut settings = Settings::new(2, 0, crate::Beta::integer(2).unwrap()).unwrap();
+        assert_eq!(OrderCounts::of_pair(5, 0, 0, &settings), counts(0, 0, 0));
+        assert_eq!(OrderCounts::of_pair(5, 3, 2, &settings), counts(5, 3, 2));
+        settings.count_hyp_without_ref = true;
+        assert_eq!(OrderCounts::of_pair(5, 0, 0, &settings), counts(5, 0, 0));
+    }
+
+    #[test]
+    fn a_sequence_has_one_window_per_start_that_fits() {
+        assert_eq!(window_count(4, 1), 4);
+        assert_eq!(window_count(4, 4), 1);
+        assert_eq!(window_count(4, 5), 0);
+        assert_eq!(window_count(0, 1), 0);
     }
 
     #[test]

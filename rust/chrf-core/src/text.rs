@@ -1,6 +1,6 @@
 //! Turning a segment into the units n-grams are made of: code points and chrF++ word tokens.
 
-/// True for exactly the code points Python's `str.split()` treats as whitespace (SPEC §3).
+/// True for exactly the code points Python's `str.split()` treats as whitespace (spec §3).
 ///
 /// Rust's `char::is_whitespace` is a different set (it lacks U+001C..U+001F), and sacreBLEU's
 /// numbers depend on Python's set, so that predicate must not be used anywhere in the crate.
@@ -33,7 +33,7 @@ const fn is_ascii_python_whitespace(byte: u8) -> bool {
 }
 
 /// True for the 32 marks of Python's `string.punctuation`, which sacreBLEU splits off words.
-pub fn is_python_punctuation(c: char) -> bool {
+pub(crate) fn is_python_punctuation(c: char) -> bool {
     // `char::is_ascii_punctuation` is defined as exactly the same 32 ASCII marks.
     c.is_ascii_punctuation()
 }
@@ -60,7 +60,7 @@ pub fn for_each_char_unit(text: &str, include_whitespace: bool, mut f: impl FnMu
     }
 }
 
-/// Calls `f` with every chrF++ word token of `text`, in order (SPEC §4, sacreBLEU's
+/// Calls `f` with every chrF++ word token of `text`, in order (spec §4, sacreBLEU's
 /// `_remove_punctuation`).
 ///
 /// Words are the runs between whitespace. A word of more than one code point loses one
