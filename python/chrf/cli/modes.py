@@ -1,0 +1,144 @@
+"""`chrf REF [REF ...] -i HYP [HYP ...]`: sacreBLEU's command line, for chrF and chrF++.
+
+Same arguments (with sacreBLEU's `--chrf-*` spellings), same line reading (UTF-8, lines split
+on "\\n" only and right-stripped), same output for the same settings (JSON by default, width 1),
+and the same seeds for `--confidence`, `--paired-bs` and `--paired-ar`, so that scores, intervals
+and p-values are sacreBLEU's. Plain scoring streams the files: memory stays bounded whatever
+their size.
+"""
+
+from __future__ import annotations
+
+from chrf._api import statistics
+from chrf._sacrebleu import CHRF, CHRFScore
+from chrf._settings import Settings
+from chrf._statistics import Statistics
+from chrf.cli import render
+from chrf.cli.arguments import Options, PairedTest
+from chrf.cli.io import CliError, write_line
+from chrf.cli.reading import (
+    References,
+    System,
+    aligned_chunks,
+    system_sources,
+    whole_corpora,
+    whole_corpus,
+)
+
+__all__ = ["score"]
+
+
+def score(options: Options) -> int:
+    """Scores as sacreBLEU's command line does; errors are raised for `chrf.cli.main`."""
+    refs = References(list(options.refs), options.num_refs, options.encoding)
+    systems = system_sources(options.inputs, options.encoding, paired=options.paired is not None)
+    if options.sentence_level:
+        if len(systems) > 1 or options.confidence or options.paired:
+            raise CliError("--sentence-level takes one system and no statistical test")
+        return sentence_level(options, refs, systems[0])
+    if options.paired:
+        if len(systems) < 2:
+            raise CliError("paired tests need several systems given to --input (-i)")
+        return paired_test(options, options.paired, refs, systems)
+    if options.confidence and len(systems) > 1:
+        raise CliError("use paired tests (--paired-bs, --paired-ar) for several systems")
+    if len(systems) == 1:
+        return single_system(options, refs, systems[0])
+    return many_systems(options, refs, systems)
+
+
+def single_system(options: Options, refs: References, system: System) -> int:
+    """One system's corpus score (with a bootstrap interval under --confidence)."""
+    settings = options.settings
+    metric = metric_of(settings, refs.count)
+    if options.breakdown and settings.eps_smoothing:
+        raise CliError("--breakdown shows exact fractions, which --eps-smoothing does not have")
+    if options.confidence:
+        result, stats = confidence_score(options, metric, refs, system)
+    else:
+        stats = streamed_statistics(settings, system, refs)
+        result = score_of(settings, stats.score())
+    signature = metric.get_signature().format(options.short if options.format != "json" else False)
+    breakdown = stats.components() if options.breakdown else None
+    write_line(render.corpus_score(result, signature, options, breakdown))
+    return 0
+
+
+def confidence_score(
+    options: Options, metric: CHRF, refs: References, system: System
+) -> tuple[CHRFScore, Statistics]:
+    """sacreBLEU's bootstrap interval needs every segment in memory, to resample them."""
+    c = whole_corpus(system, refs)
+    result = metric.corpus_score(
+        c.hypotheses, c.references, n_bootstrap=options.confidence_n, progress=not options.quiet
+    )
+    return result, statistics(c.hypotheses, c.references, **options.settings.options())
+
+
+def streamed_statistics(settings: Settings, system: System, refs: References) -> Statistics:
+    total: Statistics | None = None
+    for chunk in aligned_chunks(system, refs):
+        part = statistics(chunk.hypotheses, chunk.references, **settings.options())
+        total = part if total is None else total + part
+    if total is None:
+        raise CliError(f"{system.name} is empty")
+    return total
+
+
+def sentence_level(options: Options, refs: References, system: System) -> int:
+    """One score per segment, written chunk by chunk as the files stream."""
+    from chrf._batch import sentence_scores
+
+    settings = options.settings
+    signature = metric_of(settings, refs.count).get_signature().format(options.short)
+    for chunk in aligned_chunks(system, refs):
+        scores = sentence_scores(chunk.hypotheses, chunk.references, **settings.options())
+        results = (score_of(settings, float(value)) for value in scores)
+        write_line(render.sentence_scores(results, signature, options))
+    return 0
+
+
+def many_systems(options: Options, refs: References, systems: list[System]) -> int:
+    settings = options.settings
+    metric = metric_of(settings, refs.count)
+    scores = [streamed_statistics(settings, system, refs).score() for system in systems]
+    signature = metric.get_signature().format(options.short)
+    names = [system.name for system in systems]
+    for block in render.systems_table(names, scores, metric_name(settings), signature, options):
+        write_line(block)
+    return 0
+
+
+def paired_test(options: Options, test: PairedTest, refs: References, systems: list[System]) -> int:
+    """sacreBLEU's paired tests of every system against the first (the baseline)."""
+    from chrf._significance import paired_bootstrap, paired_randomization
+
+    settings = options.settings
+    corpora = [segments.corpus() for segments in whole_corpora(systems, refs)]
+    run = paired_bootstrap if test.method == "bs" else paired_randomization
+    seed, results = run(settings, corpora[0], corpora[1:], test.trials, not options.quiet)
+    signature = metric_of(settings, refs.count).get_signature()
+    signature.update("seed", seed)
+    signature.update(test.method, test.trials)
+    names = [f"Baseline: {systems[0].name}", *(s.name for s in systems[1:])]
+    blocks = render.paired_test(
+        names, results, metric_name(settings), signature.format(options.short), test, options
+    )
+    for block in blocks:
+        write_line(block)
+    return 0
+
+
+def metric_of(settings: Settings, num_refs: int) -> CHRF:
+    metric = CHRF.from_settings(settings)
+    metric.num_refs = num_refs
+    return metric
+
+
+def score_of(settings: Settings, value: float) -> CHRFScore:
+    return CHRFScore(value, settings.char_order, settings.word_order, settings.beta)
+
+
+def metric_name(settings: Settings) -> str:
+    """ "chrF2", "chrF2++", ...: as sacreBLEU names the metric in tables."""
+    return score_of(settings, 0.0).name

@@ -1,0 +1,221 @@
+"""What the command line reads: files and standard input, line by line as sacreBLEU reads them,
+aligned in chunks (so plain scoring streams, in bounded memory) or whole (for resampling)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice, tee, zip_longest
+
+from chrf import contract
+from chrf._inputs import Corpus, corpus
+from chrf.cli.io import CliError, positive_int, reading
+
+__all__ = [
+    "References",
+    "Segments",
+    "System",
+    "aligned_chunks",
+    "request_bytes",
+    "system_sources",
+    "whole_corpora",
+    "whole_corpus",
+]
+
+
+def request_bytes(path: str) -> bytes:
+    """A contract request, read no further than one byte past the contract's limit."""
+    limit = contract.MAX_REQUEST_BYTES + 1
+    if path == "-":
+        if sys.stdin is None:
+            raise CliError("standard input is closed")
+        with reading("standard input"):
+            return sys.stdin.buffer.read(limit)
+    with reading(path), open(path, "rb") as handle:
+        return handle.read(limit)
+
+
+def chunk_segments() -> int:
+    """Segments scored per step when streaming ($CHRF_CLI_CHUNK, for tests): memory stays
+    bounded by this, not by file size."""
+    text = os.environ.get("CHRF_CLI_CHUNK", "4096")
+    try:
+        return positive_int(text)
+    except argparse.ArgumentTypeError as error:
+        raise CliError(f"CHRF_CLI_CHUNK {error}") from None
+
+
+def read_lines(path: str, encoding: str) -> Iterator[str]:
+    """sacreBLEU's reading: lines split on "\\n" only, each right-stripped of whitespace."""
+    with reading(path), open(path, encoding=encoding, newline="\n") as handle:
+        for line in handle:
+            yield line.rstrip()
+
+
+def stdin_lines(encoding: str) -> Iterator[str]:
+    """Standard input, read as `read_lines` reads a file."""
+    if sys.stdin is None:
+        raise CliError("standard input is closed: give the system output with --input (-i)")
+    with reading("standard input"):
+        for line in io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, newline="\n"):
+            yield line.rstrip()
+
+
+@dataclass
+class References:
+    files: list[str]
+    num_refs: int
+    encoding: str
+
+    @property
+    def count(self) -> int:
+        return len(self.files) if self.num_refs == 1 else self.num_refs
+
+    @property
+    def names(self) -> list[str]:
+        return (
+            self.files
+            if self.num_refs == 1
+            else [f"{self.files[0]} (field {k + 1})" for k in range(self.num_refs)]
+        )
+
+    def streams(self) -> list[Iterator[str]]:
+        """One line iterator per reference stream."""
+        if self.num_refs == 1:
+            return [read_lines(path, self.encoding) for path in self.files]
+        if len(self.files) != 1:
+            raise CliError("--num-refs needs exactly one tab-separated reference file")
+        return split_fields(read_lines(self.files[0], self.encoding), self.num_refs, self.files[0])
+
+
+def split_fields(lines: Iterator[str], count: int, name: str) -> list[Iterator[str]]:
+    rows = (split_row(line, count, name, number) for number, line in enumerate(lines, 1))
+    return unzip(rows, count)
+
+
+def split_row(line: str, count: int, name: str, number: int) -> list[str]:
+    fields = line.split("\t", maxsplit=count - 1)
+    if len(fields) != count:
+        raise CliError(
+            f"{name} line {number}: expected {count} tab-separated fields, found {len(fields)}"
+        )
+    return fields
+
+
+def unzip(rows: Iterator[list[str]], count: int) -> list[Iterator[str]]:
+    """Splits one iterator of rows into `count` column iterators. Consumed in lockstep (as the
+    references are, by `zip`), `tee` buffers one row; consumed one after another (several systems
+    on stdin), it keeps the rows the later columns have not reached yet."""
+    return [column(copy, k) for k, copy in enumerate(tee(rows, count))]
+
+
+def column(rows: Iterator[list[str]], k: int) -> Iterator[str]:
+    for row in rows:
+        yield row[k]
+
+
+@dataclass
+class System:
+    name: str
+    lines: Iterator[str]
+
+
+def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> list[System]:
+    """The systems of `--input`, or of standard input when it names none. A paired test
+    takes a file given twice as one system; otherwise it is an error."""
+    if inputs:
+        names = list(dict.fromkeys(inputs))
+        if len(names) != len(inputs) and not paired:
+            raise CliError("the same system file is given twice")
+        return [System(name, read_lines(name, encoding)) for name in names]
+    return stdin_systems(stdin_lines(encoding))
+
+
+def stdin_systems(lines: Iterator[str]) -> list[System]:
+    """sacreBLEU's stdin: one system, or several as tab-separated fields of each line."""
+    first = next(lines, None)
+    if first is None:
+        raise CliError("no input on stdin")
+    fields = first.split("\t")
+    count = len(fields)
+    rows = (check_fields(line.split("\t"), count, n) for n, line in enumerate(lines, 2))
+    columns = unzip(_prepend(fields, rows), count)
+    names = ["stdin"] if count == 1 else [f"System {k + 1}" for k in range(count)]
+    return [
+        System(name, (field.rstrip() for field in lines_of_system))
+        for name, lines_of_system in zip(names, columns, strict=True)
+    ]
+
+
+def _prepend(first: list[str], rows: Iterator[list[str]]) -> Iterator[list[str]]:
+    yield first
+    yield from rows
+
+
+def check_fields(fields: list[str], count: int, number: int) -> list[str]:
+    if len(fields) != count:
+        raise CliError(
+            f"stdin line {number}: {len(fields)} tab-separated systems, "
+            f"where the first line has {count}"
+        )
+    return fields
+
+
+@dataclass
+class Segments:
+    """Aligned hypotheses and reference streams (`references[k][i]`)."""
+
+    hypotheses: list[str]
+    references: list[list[str]]
+
+    def corpus(self) -> Corpus:
+        return corpus(self.hypotheses, self.references)
+
+
+def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:
+    """The system and its references in chunks of aligned segments; a length mismatch is an
+    error naming every stream and its line count."""
+    rows = zip_longest(system.lines, *refs.streams())
+    complete = 0
+    size = chunk_segments()
+    while chunk := list(islice(rows, size)):
+        if any(value is None for row in chunk for value in row):
+            raise length_error([system.name, *refs.names], complete, [*chunk, *rows])
+        complete += len(chunk)
+        yield Segments(
+            [row[0] for row in chunk], [[row[k] for row in chunk] for k in range(1, len(chunk[0]))]
+        )
+
+
+def length_error(names: list[str], complete: int, rest: list[tuple[str | None, ...]]) -> CliError:
+    counts = [complete + sum(row[k] is not None for row in rest) for k in range(len(names))]
+    return mismatch(names, counts)
+
+
+def mismatch(names: list[str], counts: list[int]) -> CliError:
+    described = ", ".join(
+        f"{name} has {count} lines" for name, count in zip(names, counts, strict=True)
+    )
+    return CliError(f"the system and its references differ in length: {described}")
+
+
+def whole_corpus(system: System, refs: References) -> Segments:
+    """All segments in memory: for the statistical tests, which resample segments."""
+    return whole_corpora([system], refs)[0]
+
+
+def whole_corpora(systems: list[System], refs: References) -> list[Segments]:
+    """Every system's segments in memory, the references read once and shared by all."""
+    references = [list(stream) for stream in refs.streams()]
+    corpora = []
+    for system in systems:
+        hypotheses = list(system.lines)
+        counts = [len(hypotheses), *(len(stream) for stream in references)]
+        if len(set(counts)) != 1:
+            raise mismatch([system.name, *refs.names], counts)
+        corpora.append(Segments(hypotheses, references))
+    return corpora

@@ -1,0 +1,157 @@
+"""What the command line prints, as sacreBLEU prints it: JSON or text scores, tables of systems,
+signatures, and the per-order breakdown behind a score."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from chrf._components import Components, fraction_text, six_decimals
+from chrf._sacrebleu import CHRFScore
+from chrf.cli.arguments import Options, PairedTest
+
+if TYPE_CHECKING:
+    from chrf._significance import Result
+
+__all__ = [
+    "breakdown_table",
+    "corpus_score",
+    "paired_test",
+    "sentence_scores",
+    "systems_table",
+]
+
+
+def corpus_score(
+    result: CHRFScore, signature: str, options: Options, breakdown: Components | None
+) -> str:
+    """One system's score, with its breakdown when asked: a JSON field or a table below."""
+    as_json = options.format == "json"
+    text = result.format(options.width, options.score_only, signature, as_json)
+    if breakdown is None:
+        return text
+    if as_json and not options.score_only:
+        data = json.loads(text)
+        data["breakdown"] = breakdown.to_dict()
+        return json.dumps(data, indent=1, ensure_ascii=False)
+    return text + "\n" + breakdown_table(breakdown)
+
+
+def sentence_scores(results: Iterable[CHRFScore], signature: str, options: Options) -> str:
+    return "\n".join(r.format(options.width, options.score_only, signature) for r in results)
+
+
+def breakdown_table(c: Components) -> str:
+    """The per-order table behind a score: counts, then precision, recall and F, each as an
+    exact fraction and as a decimal rounded to six places."""
+    header = ["order", "hyp n-grams", "ref n-grams", "matches", "precision", "recall", "F"]
+    rows = [
+        [
+            f"{o.type} {o.n}" + ("" if o.effective else " *"),
+            str(o.hypothesis_ngrams),
+            str(o.reference_ngrams),
+            str(o.matching_ngrams),
+            exact_cell(o.precision),
+            exact_cell(o.recall),
+            exact_cell(o.f_score),
+        ]
+        for o in c.orders
+    ]
+    out = aligned([header, *rows], "  ", left_first=True)
+    if any(not o.effective for o in c.orders):
+        out.append("* not effective (no n-grams on one side): left out of the averages")
+    out.append(f"effective orders: {c.effective_order_count}")
+    out.append(f"average precision: {exact_cell(c.average_precision)}")
+    out.append(f"average recall:    {exact_cell(c.average_recall)}")
+    out.append(f"score: {c.score} ({fraction_text(c.score_fraction)})")
+    return "\n".join(out)
+
+
+def exact_cell(value: Fraction | None) -> str:
+    if value is None:
+        return "undefined"
+    return f"{six_decimals(value)} ({fraction_text(value)})"
+
+
+def systems_table(
+    names: list[str], scores: list[float], metric_name: str, signature: str, options: Options
+) -> list[str]:
+    """Several systems' scores: JSON, or a table and its signature (each a block of lines)."""
+    width = options.width
+    if options.format == "json":
+        rows = [
+            {"system": n, metric_name: f"{v:.{width}f}"} for n, v in zip(names, scores, strict=True)
+        ]
+        return [json.dumps(rows, indent=4)]
+    table = [[n, f"{v:.{width}f}"] for n, v in zip(names, scores, strict=True)]
+    return [render_table(["System", metric_name], table), signatures({metric_name: signature})]
+
+
+def paired_test(
+    names: list[str],
+    results: list[Result],
+    metric_name: str,
+    signature: str,
+    test: PairedTest,
+    options: Options,
+) -> list[str]:
+    """A paired test's rows: JSON, or a table, what the test was, and the signature."""
+    if options.format == "json":
+        rows = [
+            {"system": n, metric_name: result_dict(r)} for n, r in zip(names, results, strict=True)
+        ]
+        return [json.dumps(rows, indent=4)]
+    bootstrap = test.method == "bs"
+    title = f"{metric_name} (μ ± 95% CI)" if bootstrap else metric_name
+    table = [[n, paired_cell(r, options.width)] for n, r in zip(names, results, strict=True)]
+    kind = "bootstrap resampling" if bootstrap else "approximate randomization"
+    trials = f"{test.trials} resampling trials" if bootstrap else f"{test.trials} trials"
+    return [
+        render_table(["System", title], table),
+        f"\nPaired {kind} test with {trials} against {names[0]}; p-values marked * are <= 0.05.",
+        signatures({metric_name: signature}),
+    ]
+
+
+def paired_cell(r: Result, width: int) -> str:
+    text = f"{r.score:.{width}f}"
+    if r.mean is not None:
+        text += f" ({r.mean:.{width}f} ± {r.ci:.{width}f})"
+    if r.p_value is not None:
+        text += f" (p = {r.p_value:.4f})" + ("*" if r.p_value <= 0.05 else "")
+    return text
+
+
+def result_dict(r: Result) -> dict[str, Any]:
+    def plain(value: Any) -> Any:
+        return None if value is None else float(value)
+
+    return {"score": r.score, "p_value": r.p_value, "mean": plain(r.mean), "ci": plain(r.ci)}
+
+
+def render_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = aligned([header, *rows], " | ", left_first=False)
+    rule = "-" * len(lines[0])
+    return "\n".join([rule, lines[0], rule, *lines[1:], rule])
+
+
+def aligned(rows: list[list[str]], separator: str, *, left_first: bool) -> list[str]:
+    """Rows as lines of padded columns: the first column left-aligned (or right-aligned),
+    the others right-aligned."""
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+
+    def line(row: list[str]) -> str:
+        cells = [
+            value.ljust(width) if k == 0 and left_first else value.rjust(width)
+            for k, (value, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        return separator.join(cells).rstrip()
+
+    return [line(row) for row in rows]
+
+
+def signatures(by_metric: dict[str, str]) -> str:
+    lines = [f" - {name:<10} {signature}" for name, signature in by_metric.items()]
+    return "\n".join(["\n-----------------\nMetric signatures\n-----------------", *lines])
