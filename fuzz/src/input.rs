@@ -16,16 +16,20 @@ use num_rational::BigRational;
 pub mod bounds {
     pub const MAX_ORDER: usize = 64;
     pub const MAX_TEXT_CHARS: usize = 2_000;
-    pub const MAX_UNITS: usize = 2_000;
+    /// Windows hashed by the n-gram oracle per sequence pair (units × orders).
+    pub const MAX_WINDOWS: usize = 128_000;
 }
 #[cfg(fuzzing)]
 pub mod bounds {
     pub const MAX_ORDER: usize = 256;
     pub const MAX_TEXT_CHARS: usize = 20_000;
-    /// Past `i16::MAX` windows, so the wide tally of the n-gram matcher is reached too.
-    pub const MAX_UNITS: usize = 70_000;
+    pub const MAX_WINDOWS: usize = 4_000_000;
 }
 pub use bounds::*;
+
+/// Unit sequences go past `i16::MAX` windows even in the smoke run, so that the matcher's wide
+/// tally is reached (with low orders: [`MAX_WINDOWS`] bounds the oracle's work).
+pub const MAX_UNITS: usize = 70_000;
 
 /// Corner cases of SPEC §3-4 and of the implementation (ASCII fast paths, the BMP table of
 /// code point ids, UTF-8 lead bytes the word splitter looks for).
