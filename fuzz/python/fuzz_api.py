@@ -24,10 +24,13 @@ import atheris
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+# Every module of the package, the lazily imported ones too, is imported here to be instrumented.
 with atheris.instrument_imports(include=["chrf"]):
-    import chrf  # noqa: F401
+    import test_fuzz
 
-import test_fuzz
+    import chrf._cli_score
+    import chrf._reference
+    import chrf._significance  # noqa: F401
 
 FILES = test_fuzz.write_cli_files(Path(tempfile.mkdtemp(prefix="chrf-fuzz-cli-")))
 
