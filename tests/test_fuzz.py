@@ -290,13 +290,17 @@ def test_statistics(
     stats = chrf.statistics(hyps, hyps[::-1], **opts)
     # (`Statistics.total` of items that are not Statistics returns their sum, fuzz/README.md:
     # here it always gets one Statistics first.)
-    for result, _ in (
+    # (A NumPy array on either side broadcasts the addition over its items: NumPy's rule, as
+    # Statistics does not opt out with `__array_ufunc__ = None`.)
+    results = (
         called(lambda a, b: a + b, stats, fresh(other)),
         called(lambda a, b: a + b, fresh(other), stats),
         called(sum, [stats, fresh(other)]),
         called(chrf.Statistics.total, [stats, fresh(other)]),
-    ):
-        assert result is None or isinstance(result, chrf.Statistics)
+    )
+    expected = (chrf.Statistics, np.ndarray) if isinstance(other, Array) else chrf.Statistics
+    for result, _ in results:
+        assert result is None or isinstance(result, expected)
     assert stats.score() == chrf.score(hyps, hyps[::-1], **opts)
     hand_made, _ = called(chrf.Statistics, stats.settings, fresh(counts), segments)
     if hand_made is None:
@@ -448,6 +452,8 @@ def cli_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return write_cli_files(tmp_path_factory.mktemp("cli"))
 
 
+# (`-e` with an unknown encoding raises LookupError, a known defect being fixed elsewhere: only
+# known encodings are given until it is.)
 OPTION_NAMES = [
     "-i", "--input", "-m", "-nr", "--encoding=latin-1", "--encoding=utf-16", "-cc", "-cw",
     "--chrf-beta", "--beta", "-lc",
