@@ -42,5 +42,23 @@ def wmt_dir() -> Path:
     if not wmt.is_dir():
         if os.environ.get("CI"):
             pytest.fail(f"CI needs the WMT data at {wmt}")
+        _SKIPPED_FOR_DATA.append(str(wmt))
         pytest.skip(f"no WMT data at {wmt}")
     return wmt
+
+
+_SKIPPED_FOR_DATA: list[str] = []
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Says loudly, as the very last lines of the run, that the sacreBLEU parity on real data did
+    not run (a green run without it proves much less)."""
+    if _SKIPPED_FOR_DATA:
+        writer = config.get_terminal_writer()
+        writer.sep("!", "WMT DATA MISSING", red=True, bold=True)
+        writer.line(
+            "the tests comparing with sacreBLEU on real WMT data were SKIPPED: no data at "
+            f"{_SKIPPED_FOR_DATA[0]} (set CHRF_DATA to the folder that holds wmt/)",
+            red=True,
+            bold=True,
+        )

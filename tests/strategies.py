@@ -1,4 +1,4 @@
-"""Hypothesis strategies for text with every corner SPEC §3-4 names, and for settings."""
+"""Hypothesis strategies for text with every corner spec §3-4 names, and for settings."""
 
 from __future__ import annotations
 

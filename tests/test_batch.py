@@ -164,6 +164,75 @@ def test_bad_weights(weights: list[Any], error: type, message: str) -> None:
         chrf.aggregate(["a"], ["a", "b", "c"], weights=weights)
 
 
+POOL = ["the cat sat", "a cat sat down", "the dog", "cats"]
+
+
+@pytest.mark.parametrize(
+    ("weights", "exact"),
+    [
+        # Scaling these by the denominator 8 overflowed int32 (2**33) and gave [0, 0].
+        ([np.int32(2**30), Fraction(1, 8)], [2**33, 1]),
+        ([np.int64(2**62 + 1), 1], [2**62 + 1, 1]),
+        ([np.uint64(2**64 - 1), np.uint8(1)], [2**64 - 1, 1]),
+        ([np.int8(3), Fraction(np.int16(1), np.int16(3))], [9, 1]),
+        (
+            [np.float16(0.1), np.float32(0.1)],
+            [
+                Fraction(*np.float16(0.1).as_integer_ratio()),
+                Fraction(*np.float32(0.1).as_integer_ratio()),
+            ],
+        ),
+        ([np.longdouble(0.5), np.float64(0.25)], [2, 1]),
+        (np.array([2, 1], dtype=np.int32), [2, 1]),
+        (np.array([2**63, 1], dtype=np.uint64), [2**63, 1]),
+        (np.array([0.5, 0.25], dtype=np.float16), [2, 1]),
+        (np.array([0.5, 0.25], dtype=np.longdouble), [2, 1]),
+        pytest.param(
+            [np.longdouble(2) ** 1100, np.longdouble(2) ** 1090],
+            [1024, 1],
+            marks=pytest.mark.skipif(
+                np.finfo(np.longdouble).maxexp <= 1024, reason="long double is a double here"
+            ),
+        ),
+        (np.array([Fraction(1, 3), 1], dtype=object), [1, 3]),
+    ],
+)
+def test_numpy_weights_are_taken_at_their_exact_values(weights: Any, exact: list[Any]) -> None:
+    refs = POOL[:2]
+    assert chrf.aggregate(POOL, refs, weights=weights).tolist() == (
+        chrf.aggregate(POOL, refs, weights=exact).tolist()
+    )
+
+
+def test_numpy_weights_too_wide_to_scale_are_refused() -> None:
+    # 8 * (2**62 + 1) does not fit 64 bits: refused, not wrapped around.
+    with pytest.raises(ValueError, match="too wide a range"):
+        chrf.aggregate(POOL, POOL[:2], weights=[np.int64(2**62 + 1), Fraction(1, 8)])
+
+
+@pytest.mark.parametrize(
+    ("weights", "error", "message"),
+    [
+        ([1, np.bool_(True)], TypeError, r"weights\[1\] must be a number, not bool"),
+        (np.array([True, False]), TypeError, r"weights\[0\] must be a number, not bool"),
+        ([1, np.complex64(1)], TypeError, r"weights\[1\] must be a number, not complex64"),
+        ([1, 1j], TypeError, r"weights\[1\] must be a number, not complex"),
+        ([1, np.timedelta64(1, "s")], TypeError, r"weights\[1\] must be a number, not timedelta"),
+        (np.array(["1", "2"]), TypeError, r"weights\[0\] must be a number, not str"),
+        ([1, np.float32("nan")], ValueError, r"weights\[1\] must be finite, not nan"),
+        ([np.float16("inf"), 1], ValueError, r"weights\[0\] must be finite, not inf"),
+        (np.array([1, -np.inf]), ValueError, r"weights\[1\] must be finite, not -inf"),
+        ([np.int8(-1), 1], ValueError, r"weights\[0\] must not be negative, not np.int8\(-1\)"),
+        (np.array([1.0, -0.5], dtype=np.float32), ValueError, r"weights\[1\] must not be negative"),
+        (np.array([[1, 2], [3, 4]]), TypeError, r"weights\[0\] must be a number, not ndarray"),
+        (np.float64(1.0), TypeError, "weights must be a sequence"),
+    ],
+)
+def test_bad_numpy_weights(weights: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        chrf.aggregate(POOL, POOL[:2], weights=weights)
+
+
 CHILD = """
 import json, sys, chrf
 pool = [f"sample {i} of the pool, {'abc' * (i % 7)}" for i in range(300)]

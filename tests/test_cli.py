@@ -6,6 +6,7 @@ import json
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -274,3 +275,209 @@ def test_a_progress_bar_is_drawn_only_on_a_terminal(en_de: Path) -> None:
     piped = run([*args], en_de)
     assert piped.returncode == 0
     assert "paired bootstrap" not in piped.stderr
+
+
+# Clean errors: one line on stderr, a non-zero exit, never a traceback ----------------------
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\na dog barked\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("the cat sat on a mat\nthe dog barked\n", "utf-8")
+    (tmp_path / "hyp2.txt").write_text("a cat sat on the mat\ndogs barked\n", "utf-8")
+    return tmp_path
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], status: int, part: str) -> None:
+    assert done.returncode == status, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("chrf: error: "), lines[0]
+    assert part in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "status", "part"),
+    [
+        (["--beta", "1/0"], {}, 1, "--beta must be"),
+        (["--beta", "9" * 5000], {}, 1, "beta"),
+        (["--beta", "1/" + "9" * 5000], {}, 1, "beta"),
+        (["-cc", "9" * 4000], {}, 1, "char_order must be from 0 to 65536"),
+        (["-cc", "9" * 5000], {}, 2, "argument --chrf-char-order"),
+        (["-e", "bogus"], {}, 1, "bogus"),
+        (["-e", "rot13"], {}, 1, "rot13"),
+        (["-w", "-3"], {}, 2, "argument --width/-w"),
+        (["-nr", "-1"], {}, 2, "argument --num-refs/-nr"),
+        (["-nr", "0"], {}, 2, "argument --num-refs/-nr"),
+        (["-i", "hyp.txt", "hyp2.txt", "--paired-bs", "-pbsn", "0"], {}, 2, "--paired-bs-n"),
+        (["-i", "hyp.txt", "hyp2.txt", "--paired-ar", "-parn", "0"], {}, 2, "--paired-ar-n"),
+        (["--confidence"], {"SACREBLEU_SEED": "abc"}, 1, "SACREBLEU_SEED"),
+        (["--confidence"], {"SACREBLEU_SEED": "-1"}, 1, "SACREBLEU_SEED"),
+        (["--confidence"], {"SACREBLEU_SEED": "9" * 5000}, 1, "SACREBLEU_SEED"),
+        (
+            ["-i", "hyp.txt", "hyp2.txt", "--paired-ar"],
+            {"SACREBLEU_SEED": "x"},
+            1,
+            "SACREBLEU_SEED",
+        ),
+        ([], {"CHRF_CLI_CHUNK": "abc"}, 1, "CHRF_CLI_CHUNK"),
+        ([], {"CHRF_CLI_CHUNK": "0"}, 1, "CHRF_CLI_CHUNK"),
+        (["--no-such-option"], {}, 2, "unrecognized arguments"),
+        (["-i", "missing.txt"], {}, 1, "cannot read missing.txt"),
+        (["-i", "."], {}, 1, "cannot read ."),
+    ],
+)
+def test_bad_arguments_get_one_line(
+    small: Path, args: list[str], env: dict[str, str], status: int, part: str
+) -> None:
+    args = args if "-i" in args else [*args, "-i", "hyp.txt"]
+    assert_one_line_error(run([*OURS, "ref.txt", *args], small, **env), status, part)
+
+
+def test_bad_input_files_get_one_line(small: Path) -> None:
+    (small / "latin1.txt").write_bytes(b"caf\xe9\nok\n")
+    done = run([*OURS, "ref.txt", "-i", "latin1.txt"], small)
+    assert_one_line_error(done, 1, "latin1.txt is not valid utf-8")
+    done = subprocess.run(
+        [*OURS, "ref.txt"], cwd=small, input=b"caf\xe9\nok\n", capture_output=True, check=False
+    )
+    assert_one_line_error(
+        subprocess.CompletedProcess(done.args, done.returncode, "", done.stderr.decode()),
+        1,
+        "standard input is not valid utf-8",
+    )
+    (small / "new\nline.txt").write_text("a\nb\nc\n", "utf-8")
+    done = run([*OURS, "ref.txt", "-i", "hyp.txt", "new\nline.txt", "--paired-bs"], small)
+    assert_one_line_error(done, 1, "new line.txt has 3 lines")
+
+
+def test_a_closed_stdin_is_an_error(small: Path) -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" <&-', "sh", *OURS, "ref.txt"],
+        cwd=small,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert_one_line_error(done, 1, "standard input is closed")
+
+
+def test_a_closed_stdout_is_an_error(small: Path) -> None:
+    for args in (["ref.txt", "-i", "hyp.txt"], ["selftest"], ["--version"]):
+        done = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", *OURS, *args],
+            cwd=small,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 1
+        assert done.stderr == "chrf: error: standard output is closed\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ref.txt", "-i", "hyp.txt"],
+        ["ref.txt", "-i", "hyp.txt", "-sl"],
+        ["components", "--input", "request.json"],
+        ["selftest"],
+        ["--help"],
+    ],
+)
+def test_a_full_disk_is_an_error(small: Path, args: list[str]) -> None:
+    (small / "request.json").write_text('{"hypotheses": ["aa"], "references": ["ab"]}')
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*OURS, *args], cwd=small, stdout=full, stderr=subprocess.PIPE, text=True, check=False
+        )
+    assert done.returncode == 1
+    assert done.stderr == (
+        "chrf: error: cannot write to standard output: No space left on device\n"
+    )
+
+
+def test_a_closed_pipe_is_an_error(small: Path) -> None:
+    with subprocess.Popen(
+        [*OURS, "ref.txt", "-i", "hyp.txt", "-sl"],
+        cwd=small,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        process.stdout.close()  # before the command writes anything
+        error = process.stderr.read()
+        status = process.wait()
+    assert status == 1
+    assert error == "chrf: error: cannot write to standard output: Broken pipe\n"
+
+
+def test_an_interrupt_exits_130_after_whole_lines(tmp_path: Path) -> None:
+    lines = [f"line {i} of a long file, with words in it" for i in range(300_000)]
+    (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("\n".join(lines[::-1]) + "\n", "utf-8")
+    with subprocess.Popen(
+        [*OURS, "ref.txt", "-i", "hyp.txt", "-sl", "-w", "4"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # no read-ahead: communicate() below reads the file descriptor itself
+    ) as process:
+        assert process.stdout is not None
+        first = process.stdout.read(100_000)  # scoring has started, and the pipe fills up
+        process.send_signal(signal.SIGINT)
+        rest, error = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert error.decode() == "chrf: interrupted\n"
+    out = (first + rest).decode()
+    assert out.endswith("\n")
+    assert 0 < len(out.splitlines()) < len(lines)
+    for line in out.splitlines():
+        assert re.fullmatch(
+            r"chrF2\|nrefs:1\|case:mixed\|eff:yes\|nc:6\|nw:0\|space:no\|"
+            r"version:\S+ = \d+\.\d{4}",
+            line,
+        ), line
+
+
+def contract_cli(cwd: Path, args: list[str], stdin: bytes = b"") -> tuple[int, object, int]:
+    """Exit status, the JSON printed, and the peak memory (MiB) of `chrf components`."""
+    command = [sys.executable, "-c", PEAK_MEMORY_OF_ONE, *OURS, "components", *args]
+    done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False)
+    status, peak_kib = map(int, done.stderr.decode().split()[-2:])
+    return status, json.loads(done.stdout), peak_kib // 1024
+
+
+PEAK_MEMORY_OF_ONE = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:])
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+"""
+
+
+def test_a_huge_contract_file_is_refused_unread(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as handle:
+        handle.truncate(2**30)  # sparse: a 1 GiB file that takes no disk space
+    status, response, peak_mib = contract_cli(tmp_path, ["--input", str(huge)])
+    assert status == 2
+    assert response == {
+        "error": {
+            "code": "invalid_input",
+            "message": "input must be at most 16777216 bytes (16 MiB), the most a request may take",
+        }
+    }
+    assert peak_mib < 200
+    status, response, _ = contract_cli(tmp_path, ["--input", "-"], b" " * (2**24 + 1))
+    assert status == 2
+    assert "16 MiB" in response["error"]["message"]  # type: ignore[index]
+
+
+def test_a_deeply_nested_contract_request_is_invalid_input(tmp_path: Path) -> None:
+    status, response, _ = contract_cli(tmp_path, ["--input", "-"], b"[" * 100_000)
+    assert status == 2
+    assert response["error"]["code"] == "invalid_input"  # type: ignore[index]

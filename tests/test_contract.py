@@ -17,7 +17,7 @@ NULL_ORDER = (
     '"hypothesis_ngrams": 0, "reference_ngrams": 0, "matching_ngrams": 0, "effective": false, '
     '"precision": null, "recall": null, "f_score": null}'
 )
-# SPEC §6's example, written out: orders of SPEC §1, K = 2, averages 1/4, score 25.
+# spec §6's example, written out: orders of spec §1, K = 2, averages 1/4, score 25.
 CONTRACT_EXAMPLE_OUTPUT = (
     '{"result": {"char_order": 6, "word_order": 0, "beta": 3, "lowercase": false, '
     '"include_whitespace": false, "averaging": "precision_recall", "segment_count": 1, '

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import copy
+import json
+import subprocess
+import sys
+from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given
 
 import chrf
@@ -53,3 +58,59 @@ def test_statistics_of_a_corpus_are_the_sum_of_its_halves(corpus: Any, settings:
         assert order.hypothesis_ngrams == a.hypothesis_ngrams + b.hypothesis_ngrams
         assert order.reference_ngrams == a.reference_ngrams + b.reference_ngrams
         assert order.matching_ngrams == a.matching_ngrams + b.matching_ngrams
+
+
+HISTORY_CHILD = """
+import json, sys
+from fractions import Fraction
+import chrf
+hyps = ["the cat sat on the mat", "a dog barked twice", "rain again"]
+refs = ["the cat is on the mat", "the dog barked", "it rains again"]
+scores = {}
+for beta in json.loads(sys.argv[1]):
+    kinds = [beta, Fraction(beta)] if sys.argv[2] == "float first" else [Fraction(beta), beta]
+    for b in kinds:
+        key = f"{type(b).__name__} {beta.hex()}"
+        scores[key] = [chrf.score(hyps, refs, beta=b).hex(),
+                       chrf.sentence_scores(hyps, refs, beta=b, word_order=2).sum().hex()]
+print(json.dumps(scores, sort_keys=True))
+"""
+
+
+def test_results_do_not_depend_on_earlier_calls() -> None:
+    # β and Fraction(β) are equal, but 1 + β² rounds once or twice: their float scores may
+    # differ in the last bits. Each must be its own, whichever was computed first.
+    candidates = [k / 97 for k in range(1, 1000)]
+    betas = [b for b in candidates if 1 + b**2 != float(1 + Fraction(b) ** 2)] + [0.1, 2.0]
+    assert len(betas) > 20
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", HISTORY_CHILD, json.dumps(betas), order],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for order in ("float first", "fraction first")
+    ]
+    assert outputs[0] == outputs[1]
+    scores = json.loads(outputs[0])
+    hyps = ["the cat sat on the mat", "a dog barked twice", "rain again"]
+    refs = ["the cat is on the mat", "the dog barked", "it rains again"]
+    for beta in betas:
+        for b in (beta, Fraction(beta)):
+            expected = _reference.score(hyps, refs, beta=b)
+            assert scores[f"{type(b).__name__} {beta.hex()}"][0] == expected.hex()
+
+
+def test_statistics_of_beta_and_of_its_fraction_do_not_add() -> None:
+    # Equal as numbers, but scored differently (1 + β² rounds differently): a sum would take
+    # whichever came first.
+    beta = next(
+        k / 97 for k in range(1, 1000) if 1 + (k / 97) ** 2 != float(1 + Fraction(k / 97) ** 2)
+    )
+    as_float = chrf.statistics(["abc"], ["abd"], beta=beta)
+    as_fraction = chrf.statistics(["abc"], ["abd"], beta=Fraction(beta))
+    assert as_float.score() != as_fraction.score()
+    with pytest.raises(ValueError, match="cannot add statistics of different settings"):
+        as_float + as_fraction
+    assert (as_float + as_float).score() == chrf.score(["abc", "abc"], ["abd", "abd"], beta=beta)

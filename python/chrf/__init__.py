@@ -21,6 +21,7 @@ from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
 from chrf._settings import Settings
 from chrf._statistics import Statistics
+from chrf._threads import configure_from_environment, get_num_threads, set_num_threads
 
 __version__ = _sacrebleu.VERSION
 
@@ -36,12 +37,15 @@ __all__ = [
     "aggregate",
     "aggregate_batched",
     "components",
+    "get_num_threads",
     "pairwise",
     "pairwise_batched",
     "score",
     "selftest",
     "sentence_scores",
+    "set_num_threads",
     "statistics",
 ]
 
+configure_from_environment()
 check_at_import()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from chrf import _chrf
-from chrf._components import Components, NgramType, OrderComponents
-from chrf._inputs import Corpus, References, Texts, corpus
+from chrf._components import Components
+from chrf._core import components_of, corpus_counts, score_of
+from chrf._inputs import References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
-from chrf._statistics import Counts, Statistics
+from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -49,50 +48,3 @@ def statistics(hypotheses: Texts, references: References, **options: Unpack[Opti
     settings = Settings(**options)
     c = corpus(hypotheses, references)
     return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))
-
-
-@lru_cache(maxsize=64)
-def config(settings: Settings) -> _chrf.Config:
-    """The compiled form of the settings, built once per distinct settings."""
-    return _chrf.Config(
-        char_order=settings.char_order,
-        word_order=settings.word_order,
-        beta_squared=settings.beta_fraction**2,
-        factor=settings.factor,
-        one_plus_factor=settings.one_plus_factor,
-        lowercase=settings.lowercase,
-        include_whitespace=settings.include_whitespace,
-        averaging=settings.averaging,
-        eps_smoothing=settings.eps_smoothing,
-        count_hyp_without_ref=settings.count_hyp_without_ref,
-    )
-
-
-def corpus_counts(settings: Settings, c: Corpus) -> Counts:
-    return tuple(_chrf.corpus_statistics(config(settings), c.hypotheses, c.streams, c.nested))
-
-
-def score_of(settings: Settings, counts: Counts) -> float:
-    return _chrf.score_of(config(settings), list(counts))
-
-
-def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
-    raw = _chrf.components_of(config(settings), list(counts))
-    orders, effective_count, avg_p, avg_r, fraction, text, cross_checked = raw
-    return Components(
-        settings=settings,
-        segment_count=segment_count,
-        orders=tuple(_order(order) for order in orders),
-        effective_order_count=effective_count,
-        average_precision=avg_p,
-        average_recall=avg_r,
-        score_fraction=fraction,
-        score=text,
-        cross_checked=cross_checked,
-    )
-
-
-def _order(raw: _chrf.RawOrder) -> OrderComponents:
-    kind, n, hyp, ref, matching, effective, precision, recall, f_score = raw
-    ngram_type: NgramType = "char" if kind == "char" else "word"
-    return OrderComponents(ngram_type, n, hyp, ref, matching, effective, precision, recall, f_score)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, TypeAlias
 
-from chrf import _chrf
-from chrf._api import config
+from chrf import _core
 from chrf._inputs import References, Texts, as_list, corpus
+from chrf._messages import shown
+from chrf._numbers import is_bool, is_float
 from chrf._settings import Options, Settings
 
 if TYPE_CHECKING:
@@ -18,7 +20,8 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
     from typing_extensions import Unpack
 
-#: One weight per reference: ints, Fractions, or floats (taken at their exact values).
+#: One weight per reference: ints, Fractions, or floats (taken at their exact values), NumPy
+#: scalars or arrays of them included.
 Weights: TypeAlias = Sequence[int | Fraction | float]
 #: Weights must fit 64 bits once scaled to integers with a common denominator.
 MAX_WEIGHT = 2**64 - 1
@@ -34,9 +37,7 @@ def sentence_scores(
     """
     settings = Settings(**options)
     c = corpus(hypotheses, references)
-    result: NDArray[np.float64] = _chrf.sentence_scores(
-        config(settings), c.hypotheses, c.streams, c.nested
-    )
+    result: NDArray[np.float64] = _core.sentence_scores(settings, c)
     return result
 
 
@@ -50,7 +51,7 @@ def pairwise(
     """
     hyps = as_list(hypotheses, "hypotheses")
     refs = as_list(references, "references")
-    matrix: NDArray[np.float64] = _chrf.pairwise(config(Settings(**options)), [hyps], [refs])[0]
+    matrix: NDArray[np.float64] = _core.pairwise(Settings(**options), [hyps], [refs])[0]
     return matrix
 
 
@@ -61,7 +62,7 @@ def pairwise_batched(
     ``fastchrf.pairwise_chrf`` returns it. Every batch item needs the same numbers of
     hypotheses and of references."""
     hyps, refs = _batches(hypotheses, references)
-    result: NDArray[np.float64] = _chrf.pairwise(config(Settings(**options)), hyps, refs)
+    result: NDArray[np.float64] = _core.pairwise(Settings(**options), hyps, refs)
     return result
 
 
@@ -85,9 +86,7 @@ def aggregate(
     scaled: list[list[int] | None] | None = None
     if weights is not None:
         scaled = [integer_weights(weights, len(refs), "weights")]
-    scores: NDArray[np.float64] = _chrf.aggregate(
-        config(Settings(**options)), [hyps], [refs], scaled
-    )[0]
+    scores: NDArray[np.float64] = _core.aggregate(Settings(**options), [hyps], [refs], scaled)[0]
     return scores
 
 
@@ -113,7 +112,7 @@ def aggregate_batched(
             None if w is None else integer_weights(w, len(refs[b]), f"weights[{b}]")
             for b, w in enumerate(per_item)
         ]
-    result: NDArray[np.float64] = _chrf.aggregate(config(Settings(**options)), hyps, refs, scaled)
+    result: NDArray[np.float64] = _core.aggregate(Settings(**options), hyps, refs, scaled)
     return result
 
 
@@ -152,15 +151,7 @@ def integer_weights(weights: object, count: int, name: str) -> list[int]:
     values = as_list(weights, name)
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} values but there are {count} references")
-    exact: list[Fraction] = []
-    for i, w in enumerate(values):
-        if isinstance(w, bool) or not isinstance(w, (Rational, float)):
-            raise TypeError(f"{name}[{i}] must be a number, not {type(w).__name__}")
-        if isinstance(w, float) and not math.isfinite(w):
-            raise ValueError(f"{name}[{i}] must be finite, not {w!r}")
-        if w < 0:
-            raise ValueError(f"{name}[{i}] must not be negative, not {w!r}")
-        exact.append(Fraction(w))
+    exact = [exact_weight(w, f"{name}[{i}]") for i, w in enumerate(values)]
     if not any(exact):
         raise ValueError(f"{name} must not all be zero")
     denominator = math.lcm(*(w.denominator for w in exact))
@@ -170,3 +161,33 @@ def integer_weights(weights: object, count: int, name: str) -> list[int]:
     if max(integers) > MAX_WEIGHT:
         raise ValueError(f"{name} span too wide a range to be scaled to 64-bit integers exactly")
     return integers
+
+
+def exact_weight(weight: object, name: str) -> Fraction:
+    """A non-negative weight as an exact Fraction of Python ints.
+
+    NumPy scalars are converted first: arithmetic on them wraps around silently at their width.
+    """
+    if is_bool(weight):
+        raise TypeError(f"{name} must be a number, not bool")
+    try:
+        value = Fraction(operator.index(weight))  # type: ignore[arg-type]
+    except TypeError:
+        value = _exact_non_integer(weight, name)
+    if value < 0:
+        raise ValueError(f"{name} must not be negative, not {shown(weight)}")
+    return value
+
+
+def _exact_non_integer(weight: object, name: str) -> Fraction:
+    if isinstance(weight, Rational):
+        try:
+            return Fraction(operator.index(weight.numerator), operator.index(weight.denominator))
+        except TypeError:
+            pass
+    elif is_float(weight):
+        try:  # not math.isfinite(): a long double beyond the float range is finite
+            return Fraction(*weight.as_integer_ratio())
+        except (OverflowError, ValueError):
+            raise ValueError(f"{name} must be finite, not {float(weight)}") from None
+    raise TypeError(f"{name} must be a number, not {type(weight).__name__}")

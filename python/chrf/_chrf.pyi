@@ -1,33 +1,38 @@
 """Type stubs of the compiled module `chrf._chrf` (rust/chrf-py)."""
 
 from fractions import Fraction
-from typing import TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
-RawOrder: TypeAlias = tuple[
-    str, int, int, int, int, bool, Fraction | None, Fraction | None, Fraction | None
-]
-RawComponents: TypeAlias = tuple[list[RawOrder], int, Fraction, Fraction, Fraction, str, bool]
+from chrf._settings import Settings
 
 __version__: str
 
 class Config:
-    def __new__(
-        cls,
-        *,
-        char_order: int,
-        word_order: int,
-        beta_squared: Fraction,
-        factor: float,
-        one_plus_factor: float,
-        lowercase: bool,
-        include_whitespace: bool,
-        averaging: str,
-        eps_smoothing: bool,
-        count_hyp_without_ref: bool,
-    ) -> Config: ...
+    """A chrf.Settings in the core's terms: reads the settings' attributes."""
+
+    def __new__(cls, settings: Settings, /) -> Config: ...
+
+class ExactOrder:
+    kind: str
+    n: int
+    hypothesis: int
+    reference: int
+    matching: int
+    effective: bool
+    precision: Fraction | None
+    recall: Fraction | None
+    f_score: Fraction | None
+
+class ExactComponents:
+    orders: list[ExactOrder]
+    effective_order_count: int
+    average_precision: Fraction
+    average_recall: Fraction
+    score_fraction: Fraction
+    score_text: str
+    cross_checked: bool
 
 def corpus_statistics(
     config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
@@ -36,7 +41,7 @@ def segment_statistics(
     config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
 ) -> NDArray[np.uint64]: ...
 def score_of(config: Config, counts: list[tuple[int, int, int]]) -> float: ...
-def components_of(config: Config, counts: list[tuple[int, int, int]]) -> RawComponents: ...
+def components_of(config: Config, counts: list[tuple[int, int, int]]) -> ExactComponents: ...
 def resampled_scores(
     config: Config, segment_statistics: NDArray[np.uint64], picks: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]: ...
@@ -53,6 +58,8 @@ def aggregate(
     weights: list[list[int] | None] | None,
 ) -> NDArray[np.float64]: ...
 def thread_count() -> int: ...
+def set_thread_count(threads: int | None, /) -> None: ...
+def max_thread_count() -> int: ...
 def randomization_scores(
     config: Config,
     baseline: NDArray[np.uint64],

@@ -12,33 +12,46 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice, tee, zip_longest
-from typing import Any, TextIO
+from typing import Any
 
 from chrf._api import statistics
+from chrf._cli_io import (
+    CliError,
+    Parser,
+    non_negative_int,
+    positive_int,
+    reading,
+    write_line,
+)
 from chrf._components import Components, fraction_text, six_decimals
 from chrf._inputs import Corpus, corpus
+from chrf._messages import shown
 from chrf._sacrebleu import CHRF, VERSION, CHRFScore
 from chrf._settings import AVERAGINGS, Settings
 from chrf._statistics import Statistics
 
 __all__ = ["score_main"]
 
-#: Segments scored per step when streaming: memory stays bounded by this, not by file size.
-CHUNK_SEGMENTS = int(os.environ.get("CHRF_CLI_CHUNK", "4096"))
 
-
-class CliError(Exception):
-    """A problem with the command line or its inputs: printed, then exit status 1."""
+def chunk_segments() -> int:
+    """Segments scored per step when streaming ($CHRF_CLI_CHUNK, for tests): memory stays
+    bounded by this, not by file size."""
+    text = os.environ.get("CHRF_CLI_CHUNK", "4096")
+    try:
+        return positive_int(text)
+    except argparse.ArgumentTypeError as error:
+        raise CliError(f"CHRF_CLI_CHUNK {error}") from None
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="chrf",
         description="chrF and chrF++ with sacreBLEU's command line. Other commands: "
         "'chrf components --input FILE' (the JSON contract), 'chrf selftest'.",
@@ -61,7 +74,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--num-refs",
         "-nr",
-        type=int,
+        type=positive_int,
         default=1,
         help="references per line of a single tab-separated reference file",
     )
@@ -117,8 +130,8 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="paired approximate randomization test against the first system",
     )
-    s.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000)
-    s.add_argument("--paired-ar-n", "-parn", type=int, default=10000)
+    s.add_argument("--paired-bs-n", "-pbsn", type=positive_int, default=1000)
+    s.add_argument("--paired-ar-n", "-parn", type=positive_int, default=10000)
     s.add_argument(
         "--paired-jobs",
         "-j",
@@ -128,7 +141,9 @@ def parser() -> argparse.ArgumentParser:
     )
     r = p.add_argument_group("output")
     r.add_argument("--format", "-f", choices=["json", "text"], default="json")
-    r.add_argument("--width", "-w", type=int, default=1, help="decimals (default: %(default)s)")
+    r.add_argument(
+        "--width", "-w", type=non_negative_int, default=1, help="decimals (default: %(default)s)"
+    )
     r.add_argument("--score-only", "-b", action="store_true")
     r.add_argument("--short", "-sh", action="store_true", help="short signature")
     r.add_argument("--sentence-level", "-sl", action="store_true")
@@ -143,17 +158,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def score_main(argv: Sequence[str]) -> int:
+    """Scores as sacreBLEU's command line does; errors are raised for `chrf.cli.main`."""
     args = parser().parse_args(argv)
     if args.format == "json" and os.environ.get("SACREBLEU_FORMAT", "").lower() == "text":
         args.format = "text"
-    try:
-        return run(args)
-    except CliError as error:
-        print(f"chrf: {error}", file=sys.stderr)
-        return 1
-    except (TypeError, ValueError) as error:
-        print(f"chrf: {error}", file=sys.stderr)
-        return 1
+    return run(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -161,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("only the chrf metric is available (-m chrf)")
     if not args.refs:
         raise CliError("give at least one reference file")
+    check_encoding(args.encoding)
     settings = settings_of(args)
     refs = References(args.refs, args.num_refs, args.encoding)
     systems = system_sources(args)
@@ -194,16 +204,27 @@ def settings_of(args: argparse.Namespace) -> Settings:
 
 
 def parse_beta(text: str) -> int | Fraction | float:
+    """An integer, a fraction p/q or a decimal, each read exactly as written."""
     try:
         if "/" in text:
             return Fraction(text)
         return int(text)
-    except ValueError:
+    except (ValueError, ZeroDivisionError):  # also: 1/0, and more digits than Python converts
         pass
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise CliError(f"--beta must be a number, not {text!r}") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise CliError(f"--beta must be a number (an integer, p/q or a decimal), not {shown(text)}")
+    return value
+
+
+def check_encoding(name: str) -> None:
+    try:
+        io.TextIOWrapper(io.BytesIO(), encoding=name)
+    except (LookupError, ValueError):  # unknown, not a text encoding, or not a name at all
+        raise CliError(f"--encoding: {shown(name)} is not a text encoding Python knows") from None
 
 
 def metric_of(settings: Settings, num_refs: int) -> CHRF:
@@ -217,16 +238,18 @@ def metric_of(settings: Settings, num_refs: int) -> CHRF:
 
 def read_lines(path: str, encoding: str) -> Iterator[str]:
     """sacreBLEU's reading: lines split on "\\n" only, each right-stripped of whitespace."""
-    try:
-        with open(path, encoding=encoding, newline="\n") as handle:
-            for line in handle:
-                yield line.rstrip()
-    except OSError as error:
-        raise CliError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise CliError(
-            f"{path} is not valid {encoding}: {error.reason} at byte {error.start}"
-        ) from None
+    with reading(path), open(path, encoding=encoding, newline="\n") as handle:
+        for line in handle:
+            yield line.rstrip()
+
+
+def stdin_lines(encoding: str) -> Iterator[str]:
+    """Standard input, read as `read_lines` reads a file."""
+    if sys.stdin is None:
+        raise CliError("standard input is closed: give the system output with --input (-i)")
+    with reading("standard input"):
+        for line in io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, newline="\n"):
+            yield line.rstrip()
 
 
 @dataclass
@@ -294,13 +317,11 @@ def system_sources(args: argparse.Namespace) -> list[System]:
         if len(names) != len(args.input) and not (args.paired_bs or args.paired_ar):
             raise CliError("the same system file is given twice")
         return [System(name, read_lines(name, args.encoding)) for name in names]
-    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding, newline="\n")
-    return stdin_systems(stdin)
+    return stdin_systems(stdin_lines(args.encoding))
 
 
-def stdin_systems(stdin: TextIO) -> list[System]:
+def stdin_systems(lines: Iterator[str]) -> list[System]:
     """sacreBLEU's stdin: one system, or several as tab-separated fields of each line."""
-    lines = (line.rstrip() for line in stdin)
     first = next(lines, None)
     if first is None:
         raise CliError("no input on stdin")
@@ -345,7 +366,8 @@ def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:
     error naming every stream and its line count."""
     rows = zip_longest(system.lines, *refs.streams())
     complete = 0
-    while chunk := list(islice(rows, CHUNK_SEGMENTS)):
+    size = chunk_segments()
+    while chunk := list(islice(rows, size)):
         if any(value is None for row in chunk for value in row):
             raise length_error([system.name, *refs.names], complete, [*chunk, *rows])
         complete += len(chunk)
@@ -422,7 +444,7 @@ def single_system(
             text = json.dumps(data, indent=1, ensure_ascii=False)
         else:
             text += "\n" + breakdown_table(components)
-    print(text)
+    write_line(text)
     return 0
 
 
@@ -466,11 +488,12 @@ def sentence_level(
     metric = metric_of(settings, refs.count)
     signature = metric.get_signature().format(args.short)
     for chunk in aligned_chunks(system, refs):
-        for value in sentence_scores(chunk.hypotheses, chunk.references, **settings.options()):
-            result = CHRFScore(
-                float(value), settings.char_order, settings.word_order, settings.beta
-            )
-            print(result.format(args.width, args.score_only, signature))
+        scores = sentence_scores(chunk.hypotheses, chunk.references, **settings.options())
+        results = (
+            CHRFScore(float(value), settings.char_order, settings.word_order, settings.beta)
+            for value in scores
+        )
+        write_line("\n".join(r.format(args.width, args.score_only, signature) for r in results))
     return 0
 
 
@@ -486,10 +509,10 @@ def many_systems(
             {"system": s.name, name: f"{v:.{args.width}f}"}
             for s, v in zip(systems, scores, strict=True)
         ]
-        print(json.dumps(rows, indent=4))
+        write_line(json.dumps(rows, indent=4))
         return 0
     table = [[s.name, f"{v:.{args.width}f}"] for s, v in zip(systems, scores, strict=True)]
-    print(render_table(["System", name], table))
+    write_line(render_table(["System", name], table))
     print_signatures({name: signature})
     return 0
 
@@ -517,7 +540,7 @@ def paired_test(
     names = [f"Baseline: {systems[0].name}", *(s.name for s in systems[1:])]
     if args.format == "json":
         rows = [{"system": n, name: result_dict(r)} for n, r in zip(names, results, strict=True)]
-        print(json.dumps(rows, indent=4))
+        write_line(json.dumps(rows, indent=4))
         return 0
     width = args.width
     title = f"{name} (μ ± 95% CI)" if args.paired_bs else name
@@ -529,12 +552,14 @@ def paired_test(
         if r.p_value is not None:
             text += f" (p = {r.p_value:.4f})" + ("*" if r.p_value <= 0.05 else "")
         table.append([n, text])
-    print(render_table(["System", title], table))
+    write_line(render_table(["System", title], table))
     test = "bootstrap resampling" if args.paired_bs else "approximate randomization"
     trials = (
         f"{args.paired_bs_n} resampling trials" if args.paired_bs else f"{args.paired_ar_n} trials"
     )
-    print(f"\nPaired {test} test with {trials} against {names[0]}; p-values marked * are <= 0.05.")
+    write_line(
+        f"\nPaired {test} test with {trials} against {names[0]}; p-values marked * are <= 0.05."
+    )
     print_signatures({name: signature.format(args.short)})
     return 0
 
@@ -568,6 +593,5 @@ def aligned(rows: list[list[str]], separator: str, *, left_first: bool) -> list[
 
 
 def print_signatures(signatures: dict[str, str]) -> None:
-    print("\n-----------------\nMetric signatures\n-----------------")
-    for name, signature in signatures.items():
-        print(f" - {name:<10} {signature}")
+    lines = [f" - {name:<10} {signature}" for name, signature in signatures.items()]
+    write_line("\n".join(["\n-----------------\nMetric signatures\n-----------------", *lines]))

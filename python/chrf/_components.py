@@ -75,7 +75,7 @@ class Components:
         return float(self.score_fraction)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``chrf-components`` 1.0.0 output object (SPEC §6), keys in the contract's order."""
+        """The ``chrf-components`` 1.0.0 output object (spec §6), keys in the contract's order."""
         s = self.settings
         beta = s.beta if isinstance(s.beta, int) else fraction_text(s.beta_fraction)
         return {

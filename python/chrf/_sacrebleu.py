@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import operator
+import sys
 from collections.abc import Sequence
 from typing import Any
 
-from chrf import _chrf
-from chrf._api import corpus_counts, score_of
+from chrf._core import VERSION as CORE_VERSION
+from chrf._core import corpus_counts, score_of
 from chrf._inputs import Corpus, References, Texts, as_list, corpus
+from chrf._messages import shown
 from chrf._settings import Averaging, Beta, Settings
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
-VERSION = _chrf.__version__
+VERSION = CORE_VERSION
 SIGNATURE_VERSION = f"chrf-{VERSION}"
 
 
@@ -163,22 +166,23 @@ class CHRF:
     truncated. The two keyword-only arguments are this package's (see :class:`chrf.Settings`).
     """
 
-    CHAR_ORDER = 6
-    WORD_ORDER = 0
-    BETA = 2
+    # sacreBLEU's class constants; every default has its one home in Settings.
+    CHAR_ORDER = Settings.char_order
+    WORD_ORDER = Settings.word_order
+    BETA = Settings.beta
 
     def __init__(
         self,
         char_order: int = CHAR_ORDER,
         word_order: int = WORD_ORDER,
         beta: Beta = BETA,
-        lowercase: bool = False,
-        whitespace: bool = False,
-        eps_smoothing: bool = False,
+        lowercase: bool = Settings.lowercase,
+        whitespace: bool = Settings.include_whitespace,
+        eps_smoothing: bool = Settings.eps_smoothing,
         references: Sequence[Sequence[str]] | None = None,
         *,
-        averaging: Averaging = "precision_recall",
-        count_hyp_without_ref: bool = False,
+        averaging: Averaging = Settings.averaging,
+        count_hyp_without_ref: bool = Settings.count_hyp_without_ref,
     ) -> None:
         self.settings = Settings(
             char_order=char_order,
@@ -244,6 +248,7 @@ class CHRF:
     ) -> CHRFScore:
         """The corpus score; with ``n_bootstrap > 1``, also sacreBLEU's bootstrap 95% interval
         (``progress=True`` draws a progress bar on stderr when it is a terminal)."""
+        n_bootstrap = _resample_count(n_bootstrap)
         c = self._corpus(hypotheses, references)
         if n_bootstrap > 1:
             from chrf._significance import bootstrap_scores
@@ -274,3 +279,16 @@ class CHRF:
 
     def _score(self, value: float) -> CHRFScore:
         return CHRFScore(value, self.char_order, self.word_order, self.beta)
+
+
+def _resample_count(value: object) -> int:
+    """``n_bootstrap`` as an int; as in sacreBLEU, 1 or less means no resampling."""
+    if isinstance(value, bool):
+        raise TypeError("n_bootstrap must be an int, not bool")
+    try:
+        count = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"n_bootstrap must be an int, not {type(value).__name__}") from None
+    if count > sys.maxsize:  # NumPy sizes are C integers
+        raise ValueError(f"n_bootstrap must be at most {sys.maxsize}, not {shown(count)}")
+    return count

@@ -31,7 +31,7 @@ class Example:
 
 
 def examples() -> list[Example]:
-    """The worked examples of ``worked_examples.json`` (SPEC §1 and §6, and more corners)."""
+    """The worked examples of ``worked_examples.json`` (spec §1 and §6, and more corners)."""
     with open(EXAMPLES_FILE, encoding="utf-8") as handle:
         text = handle.read()
     return [

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from numbers import Integral, Rational
-from typing import Literal, TypeAlias, TypedDict
+from typing import Any, Literal, TypeAlias, TypedDict
+
+from chrf._messages import shown
 
 Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
 Beta: TypeAlias = int | Fraction | float
 
 AVERAGINGS: tuple[Averaging, ...] = ("precision_recall", "per_order_f")
+#: β's numerator and denominator may have this many bits: enough for the exact ratio of every
+#: float, and few enough that signatures, "p/q" texts and error messages can write them out.
+MAX_BETA_BITS = 4096
 #: Orders above this are refused: every order adds a row per segment, and no segment has
 #: n-grams that long anyway.
 MAX_ORDER = 65_536
@@ -40,7 +45,7 @@ class Options(ExactOptions, total=False):
 class Settings:
     """chrF settings (sacreBLEU's defaults): what must be reported with a score.
 
-    ``count_hyp_without_ref`` switches SPEC §1.4's rule: by default (``False``, sacreBLEU's rule)
+    ``count_hyp_without_ref`` switches spec §1.4's rule: by default (``False``, sacreBLEU's rule)
     a segment whose reference has no n-gram of order n contributes no hypothesis n-grams of that
     order; with ``True`` (the JSON contract's rule) every hypothesis n-gram counts.
     """
@@ -64,15 +69,22 @@ class Settings:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
-        if self.averaging not in AVERAGINGS:
+        if not isinstance(self.averaging, str) or self.averaging not in AVERAGINGS:
             raise ValueError(
-                f"averaging must be 'precision_recall' or 'per_order_f', not {self.averaging!r}"
+                "averaging must be 'precision_recall' or 'per_order_f', "
+                f"not {shown(self.averaging)}"
             )
         if self.eps_smoothing and self.averaging != "precision_recall":
             raise ValueError(
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
                 "it cannot be combined with averaging='per_order_f'"
             )
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickling runs the checks of construction: a pickle can hold anything.
+        checked = Settings(**state)
+        for field in fields(self):
+            object.__setattr__(self, field.name, getattr(checked, field.name))
 
     def options(self) -> Options:
         """The keyword arguments that give these settings back (``Settings(**s.options())``)."""
@@ -126,32 +138,42 @@ def _order(name: str, value: object) -> int:
     except TypeError:
         raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
     if not 0 <= order <= MAX_ORDER:
-        raise ValueError(f"{name} must be from 0 to {MAX_ORDER}, not {order}")
+        raise ValueError(f"{name} must be from 0 to {MAX_ORDER}, not {shown(order)}")
     return order
 
 
 def _beta(beta: object) -> Beta:
     """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
-    value: Beta
+    value = _exact_beta(beta)
+    if not value > 0:
+        raise ValueError(f"beta must be positive, not {shown(beta)}")
+    exact = Fraction(value)
+    if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_BETA_BITS:
+        raise ValueError(
+            f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}"
+        )
+    try:
+        factor = _float_of(value**2)
+        _float_of(1 + value**2)
+    except OverflowError:
+        raise ValueError(f"beta ** 2 is too large for a float score: beta={shown(beta)}") from None
+    if factor == 0:
+        raise ValueError(f"beta ** 2 is too small for a float score: beta={shown(beta)}")
+    return value
+
+
+def _exact_beta(beta: object) -> Beta:
     if isinstance(beta, bool):
         raise TypeError("beta must be an int, a Fraction or a float, not bool")
     if isinstance(beta, Integral):
-        value = int(beta)
-    elif isinstance(beta, Rational):
-        value = Fraction(int(beta.numerator), int(beta.denominator))
-    elif isinstance(beta, float):
+        return int(beta)
+    if isinstance(beta, Rational):
+        return Fraction(int(beta.numerator), int(beta.denominator))
+    if isinstance(beta, float):
         if not math.isfinite(beta):
-            raise ValueError(f"beta must be finite, not {beta!r}")
-        value = float(beta)
-    else:
-        raise TypeError(f"beta must be an int, a Fraction or a float, not {type(beta).__name__}")
-    if not value > 0:
-        raise ValueError(f"beta must be positive, not {beta!r}")
-    try:
-        _float_of(1 + value**2)
-    except OverflowError:
-        raise ValueError(f"beta ** 2 is too large for a float score: beta={beta!r}") from None
-    return value
+            raise ValueError(f"beta must be finite, not {beta}")
+        return float(beta)
+    raise TypeError(f"beta must be an int, a Fraction or a float, not {type(beta).__name__}")
 
 
 def _float_of(value: int | Fraction | float) -> float:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chrf import _chrf
-from chrf._api import config
+from chrf import _core
 from chrf._inputs import Corpus
+from chrf._messages import shown
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
@@ -29,7 +29,17 @@ __all__ = [
 def sacrebleu_seed() -> tuple[str, int | None]:
     """sacreBLEU's seed: $SACREBLEU_SEED, default 12345; "none" draws entropy from the OS."""
     text = os.environ.get("SACREBLEU_SEED", "12345").lower()
-    return text, None if text == "none" else int(text)
+    if text == "none":
+        return text, None
+    try:
+        seed = int(text)
+    except ValueError:  # not a number, or more digits than Python converts
+        seed = -1
+    if seed < 0:  # NumPy's generators take no negative seed
+        raise ValueError(
+            f"SACREBLEU_SEED must be a non-negative integer or 'none', not {shown(text)}"
+        )
+    return text, seed
 
 
 def bootstrap_scores(
@@ -42,11 +52,10 @@ def bootstrap_scores(
     returned as the NumPy float32 (or Python float) values sacreBLEU would hold.
     """
     seed_text, seed = sacrebleu_seed()
-    cfg = config(settings)
-    stats = _chrf.segment_statistics(cfg, c.hypotheses, c.streams, c.nested)
+    stats = _core.segment_statistics(settings, c)
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    values = resampled_values(cfg, stats, picks, Progress("bootstrap", n_samples, show))
+    values = resampled_values(settings, stats, picks, Progress("bootstrap", n_samples, show))
     if any(isinstance(v, np.float32) for v in values):
         # A resample with no effective order scores a Python 0.0 in sacreBLEU, which then
         # cannot average it with float32s (statistics.mean raises TypeError). 0.0 is exact in
@@ -87,7 +96,7 @@ class Progress:
 
     def __init__(self, label: str, total: int, enabled: bool) -> None:
         self.label, self.total, self.done = label, total, 0
-        self.enabled = enabled and sys.stderr.isatty()
+        self.enabled = enabled and sys.stderr is not None and sys.stderr.isatty()
 
     def advance(self, amount: int) -> None:
         self.done += amount
@@ -105,14 +114,14 @@ CHUNK = 100
 
 
 def resampled_values(
-    cfg: _chrf.Config, stats: NDArray[np.uint64], picks: NDArray[np.int64], progress: Progress
+    settings: Settings, stats: NDArray[np.uint64], picks: NDArray[np.int64], progress: Progress
 ) -> NDArray[Any]:
     """The resampled scores as the NumPy array sacreBLEU builds from its Score objects: float32
     values, and Python floats where a resample has no effective order."""
     values, flags = [], []
     for start in range(0, len(picks), CHUNK):
         chunk = np.ascontiguousarray(picks[start : start + CHUNK])
-        v, f = _chrf.resampled_scores(cfg, stats, chunk)
+        v, f = _core.resampled_scores(settings, stats, chunk)
         values += v.tolist()
         flags += f.tolist()
         progress.advance(len(chunk))
@@ -121,7 +130,7 @@ def resampled_values(
 
 def _total_score(settings: Settings, stats: NDArray[np.uint64]) -> float:
     counts = [(int(h), int(r), int(m)) for h, r, m in stats.sum(axis=0, dtype=object)]
-    return _chrf.score_of(config(settings), counts)
+    return _core.score_of(settings, tuple(counts))
 
 
 def paired_bootstrap(
@@ -130,23 +139,22 @@ def paired_bootstrap(
     """sacreBLEU's paired bootstrap resampling test (`--paired-bs`): the baseline's score and
     95% interval, then each system's score, interval and p-value against the baseline."""
     seed_text, seed = sacrebleu_seed()
-    cfg = config(settings)
     progress = Progress("paired bootstrap", n_samples * (1 + 2 * len(systems)), show)
-    bl_stats = _chrf.segment_statistics(cfg, baseline.hypotheses, baseline.streams, baseline.nested)
+    bl_stats = _core.segment_statistics(settings, baseline)
     n = len(bl_stats)
     bl_score = _total_score(settings, bl_stats)
     picks = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
-    mean, ci = estimate_ci(resampled_values(cfg, bl_stats, picks, progress))
+    mean, ci = estimate_ci(resampled_values(settings, bl_stats, picks, progress))
     results = [Result(bl_score, mean=mean, ci=ci)]
     for system in systems:
         # sacreBLEU draws again for every system, from a generator seeded alike (unless the
         # seed is 0 or "none", in which case each draw is fresh).
         rng = np.random.default_rng(seed if seed else None)
         picks = rng.choice(n, size=(n_samples, n), replace=True)
-        sys_stats = _chrf.segment_statistics(cfg, system.hypotheses, system.streams, system.nested)
+        sys_stats = _core.segment_statistics(settings, system)
         sys_score = _total_score(settings, sys_stats)
-        scores_bl = resampled_values(cfg, bl_stats, picks, progress)
-        scores_sys = resampled_values(cfg, sys_stats, picks, progress)
+        scores_bl = resampled_values(settings, bl_stats, picks, progress)
+        scores_sys = resampled_values(settings, sys_stats, picks, progress)
         sys_mean, sys_ci = estimate_ci(scores_sys)
         sample_diffs = np.abs(scores_sys - scores_bl)
         stats = sample_diffs - sample_diffs.mean()
@@ -161,20 +169,19 @@ def paired_randomization(
     """sacreBLEU's paired approximate randomization test (`--paired-ar`): each system's score
     and p-value against the baseline."""
     seed_text, seed = sacrebleu_seed()
-    cfg = config(settings)
     progress = Progress("approximate randomization", n_trials * len(systems), show)
-    bl_stats = _chrf.segment_statistics(cfg, baseline.hypotheses, baseline.streams, baseline.nested)
+    bl_stats = _core.segment_statistics(settings, baseline)
     bl_score = _total_score(settings, bl_stats)
     results = [Result(bl_score)]
     for system in systems:
         rng = np.random.default_rng(seed if seed else None)
         swaps = rng.integers(2, size=(n_trials, len(bl_stats)), dtype=bool)
-        sys_stats = _chrf.segment_statistics(cfg, system.hypotheses, system.streams, system.nested)
+        sys_stats = _core.segment_statistics(settings, system)
         sys_score = _total_score(settings, sys_stats)
         scores_a, scores_b = [], []
         for start in range(0, n_trials, CHUNK):
             chunk = np.ascontiguousarray(swaps[start : start + CHUNK])
-            a, b = _chrf.randomization_scores(cfg, bl_stats, sys_stats, chunk)
+            a, b = _core.randomization_scores(settings, bl_stats, sys_stats, chunk)
             scores_a.append(a)
             scores_b.append(b)
             progress.advance(len(chunk))

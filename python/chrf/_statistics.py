@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
+from chrf._core import Counts, components_of, score_of
+from chrf._messages import shown
+from chrf._numbers import is_bool
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
     from chrf._components import Components
 
-#: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
-Counts: TypeAlias = tuple[tuple[int, int, int], ...]
+#: The compiled core counts in 128 bits.
+MAX_COUNT = 2**128 - 1
 
 
 @dataclass(frozen=True)
@@ -29,10 +33,31 @@ class Statistics:
     counts: Counts
     segment_count: int
 
+    def __post_init__(self) -> None:
+        """Checks what holds for every real statistics, so that tampered ones are refused:
+        counts are ints of 128 bits at most, one triple per order, and matches never outnumber
+        hypothesis or reference n-grams (under either rule of spec §1.4)."""
+        if not isinstance(self.settings, Settings):
+            raise TypeError(f"settings must be a chrf.Settings, not {type(self.settings).__name__}")
+        counts = _counts(self.counts, self.settings.order_count)
+        segment_count = _count(self.segment_count, "segment_count")
+        if segment_count == 0 and any(any(order) for order in counts):
+            raise ValueError("0 segments cannot have n-grams: counts must all be 0")
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "segment_count", segment_count)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickling runs the checks of construction: a pickle can hold anything.
+        checked = Statistics(**state)
+        for field in fields(self):
+            object.__setattr__(self, field.name, getattr(checked, field.name))
+
     def __add__(self, other: Statistics) -> Statistics:
         if not isinstance(other, Statistics):
             return NotImplemented
-        if other.settings != self.settings:
+        # Settings(beta=0.1) == Settings(beta=Fraction(0.1)), but they score differently.
+        mine, theirs = self.settings, other.settings
+        if (mine, type(mine.beta)) != (theirs, type(theirs.beta)):
             raise ValueError(
                 f"cannot add statistics of different settings: {self.settings} and {other.settings}"
             )
@@ -60,14 +85,53 @@ class Statistics:
 
     def score(self) -> float:
         """The float score, as :func:`chrf.score` gives it for these segments."""
-        from chrf._api import score_of
-
         return score_of(self.settings, self.counts)
 
     def components(self) -> Components:
         """The exact components, as :func:`chrf.components` gives them for these segments."""
-        from chrf._api import components_of
-
         if self.settings.eps_smoothing:
             raise ValueError("statistics with eps_smoothing=True have a float score only")
         return components_of(self.settings, self.counts, self.segment_count)
+
+
+def _counts(counts: object, order_count: int) -> Counts:
+    if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+        raise TypeError(f"counts must be a sequence of count triples, not {type(counts).__name__}")
+    rows = list(counts)
+    if len(rows) != order_count:
+        raise ValueError(f"counts hold {len(rows)} orders but the settings have {order_count}")
+    return tuple(_order_counts(row, f"counts[{n}]") for n, row in enumerate(rows))
+
+
+def _order_counts(row: object, name: str) -> tuple[int, int, int]:
+    triple = f"{name} must be 3 counts (hypothesis, reference, matching n-grams)"
+    if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+        raise TypeError(f"{triple}, not {type(row).__name__}")
+    values = list(row)
+    if len(values) != 3:
+        raise ValueError(f"{triple}, not {len(values)}")
+    hypothesis, reference, matching = (
+        _count(value, f"{name} {kind} count")
+        for value, kind in zip(values, ("hypothesis", "reference", "matching"), strict=True)
+    )
+    if matching > min(hypothesis, reference):
+        raise ValueError(
+            f"{name} has {matching} matching n-grams but {hypothesis} hypothesis and "
+            f"{reference} reference n-grams: matches cannot outnumber either"
+        )
+    return hypothesis, reference, matching
+
+
+def _count(value: object, name: str) -> int:
+    """A count as a plain int: NumPy integers are taken exactly, bools and floats refused."""
+    if is_bool(value):
+        raise TypeError(f"{name} must be an int, not bool")
+    try:
+        count = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if count < 0:
+        raise ValueError(f"{name} must not be negative, not {shown(count)}")
+    if count > MAX_COUNT:
+        raise ValueError(f"{name} must be at most 2**128 - 1, not {shown(count)}")
+    return count

@@ -7,23 +7,58 @@ chrf selftest                    worked examples through the compiled path and t
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from collections.abc import Sequence
 
 from chrf import contract
+from chrf._cli_io import (
+    CliError,
+    OutputError,
+    Parser,
+    error_text,
+    flush_output,
+    reading,
+    report,
+    silence_output,
+    write_line,
+)
 from chrf._selftest import SelfTestError, selftest
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command; every failure is one line on stderr and a non-zero exit status:
+    1 for errors, 2 for bad arguments (and contract requests refused), 130 for Ctrl-C."""
+    if sys.stdout is None:  # started with stdout closed (`chrf ... >&-`): say so, not 0
+        report("chrf: error: standard output is closed")
+        return 1
     try:
-        return dispatch(list(sys.argv[1:] if argv is None else argv))
-    except BrokenPipeError:
-        # The reader went away (`chrf ... | head`): say nothing more, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        try:
+            return dispatch(list(sys.argv[1:] if argv is None else argv))
+        finally:
+            flush_output()  # here, not at exit, so that a failure is reported like any other
+    except OutputError as error:  # a closed pipe (`chrf ... | head`), a full disk
+        report(f"chrf: error: {error}")
+        silence_output()
+        return 1
+    except KeyboardInterrupt:
+        report("chrf: interrupted")
+        return 130
+    except CliError as error:
+        report(f"chrf: error: {error}")
+        return 1
+    except (ValueError, TypeError, ArithmeticError) as error:
+        report(f"chrf: error: {error_text(error)}")
+        return 1
+    except MemoryError:
+        report("chrf: error: out of memory")
+        return 1
+    except Exception as error:  # a defect: still reported on one line, with what it was
+        report(
+            f"chrf: error: internal error, please report it: {type(error).__name__}: "
+            f"{error_text(error)}"
+        )
         return 1
 
 
@@ -38,40 +73,45 @@ def dispatch(args: list[str]) -> int:
 
 
 def _components(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="chrf components",
         description=f"Evaluate a {contract.CONTRACT} JSON request; exit 0 with a result, "
-        "2 with an invalid_input error.",
+        "2 with an invalid_input error (requests over 16 MiB are refused unread).",
     )
     parser.add_argument(
         "--input", required=True, metavar="FILE", help="request file, or - for stdin"
     )
     args = parser.parse_args(argv)
-    try:
-        if args.input == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(args.input, "rb") as handle:
-                data = handle.read()
-    except OSError as error:
-        print(f"chrf components: cannot read {args.input}: {error.strerror}", file=sys.stderr)
-        return 1
-    response = contract.evaluate_json(data)
-    sys.stdout.write(contract.dumps(response) + "\n")
+    response = contract.evaluate_json(_request(args.input))
+    write_line(contract.dumps(response))
     return 2 if "error" in response else 0
 
 
+def _request(path: str) -> bytes:
+    """The request, read no further than one byte past the contract's limit."""
+    limit = contract.MAX_REQUEST_BYTES + 1
+    if path == "-":
+        if sys.stdin is None:
+            raise CliError("standard input is closed")
+        with reading("standard input"):
+            return sys.stdin.buffer.read(limit)
+    with reading(path), open(path, "rb") as handle:
+        return handle.read(limit)
+
+
 def _selftest(argv: list[str]) -> int:
-    argparse.ArgumentParser(
+    Parser(
         prog="chrf selftest",
         description="Run the worked examples through the compiled path and the reference.",
     ).parse_args(argv)
     try:
         count = selftest()
     except SelfTestError as error:
-        print(error, file=sys.stderr)
+        report(f"chrf: error: {error}")
         return 1
-    print(f"selftest: {count} worked examples agree (compiled path, reference, expected values)")
+    write_line(
+        f"selftest: {count} worked examples agree (compiled path, reference, expected values)"
+    )
     return 0
 
 

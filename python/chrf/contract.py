@@ -1,9 +1,11 @@
-"""The ``chrf-components`` 1.0.0 JSON contract (SPEC §6): strict input, exact output.
+"""The ``chrf-components`` 1.0.0 JSON contract (spec §6): strict input, exact output.
 
 ``evaluate(request)`` takes the decoded JSON input object and returns either
 ``{"result": {...}}`` or ``{"error": {"code": "invalid_input", "message": "..."}}``; the message
 names the first field that fails, in the contract's validation order. ``evaluate_json(text)``
-does the same from JSON text, and is what ``chrf components --input FILE`` runs.
+does the same from JSON text, and is what ``chrf components --input FILE`` runs. It refuses
+text longer than `MAX_REQUEST_BYTES` (16 MiB) unparsed: a valid request's texts total 64 KiB,
+which JSON escapes grow at most sixfold, so the limit leaves ample room for whitespace.
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ import json
 from typing import Any
 
 from chrf._api import components
+from chrf._messages import shown
 
 __all__ = ["CONTRACT", "ContractError", "dumps", "evaluate", "evaluate_json"]
 
 CONTRACT = "chrf-components 1.0.0"
 MAX_SEGMENTS = 256
 MAX_BYTES = 65_536
+MAX_REQUEST_BYTES = 16 * 2**20
+#: JSON integers longer than this are not converted (no field takes one; converting a long one
+#: takes quadratic time, and beyond Python's int-to-str digit limit it raises).
+MAX_INTEGER_DIGITS = 100
 DEFAULTS: dict[str, Any] = {
     "char_order": 6,
     "word_order": 0,
@@ -41,13 +48,14 @@ def evaluate(request: object) -> dict[str, Any]:
         args = validate(request)
     except ContractError as error:
         return {"error": {"code": "invalid_input", "message": str(error)}}
-    # The contract counts every hypothesis n-gram (SPEC §1.4), unlike sacreBLEU.
+    # The contract counts every hypothesis n-gram (spec §1.4), unlike sacreBLEU.
     result = components(**args, count_hyp_without_ref=True)
     return {"result": result.to_dict()}
 
 
 def evaluate_json(text: str | bytes) -> dict[str, Any]:
-    """:func:`evaluate` on JSON text: strict UTF-8, no NaN or Infinity, no duplicate keys."""
+    """:func:`evaluate` on JSON text: strict UTF-8, no NaN or Infinity, no duplicate keys, at
+    most `MAX_REQUEST_BYTES` bytes (characters, for a str)."""
     try:
         request = _loads(text)
     except ContractError as error:
@@ -66,7 +74,7 @@ def validate(request: object) -> dict[str, Any]:
         raise ContractError("input must be a JSON object")
     for key in request:
         if key not in KEYS:
-            raise ContractError(f"unknown key {key!r}; allowed keys are {', '.join(KEYS)}")
+            raise ContractError(f"unknown key {shown(key)}; allowed keys are {', '.join(KEYS)}")
     for key in REQUIRED:
         if key not in request:
             raise ContractError(f"missing key {key!r}")
@@ -130,24 +138,43 @@ def _integer(args: dict[str, Any], key: str) -> None:
 
 
 def _loads(text: str | bytes) -> object:
+    if len(text) > MAX_REQUEST_BYTES:
+        raise ContractError(
+            f"input must be at most {MAX_REQUEST_BYTES} bytes (16 MiB), the most a request may take"
+        )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
             raise ContractError(f"input is not valid UTF-8: {error}") from None
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_reject_constant,
+            parse_int=_integer_of,
+        )
     except ContractError:
         raise
     except ValueError as error:
         raise ContractError(f"input is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ContractError("input is nested too deeply to be a request") from None
+
+
+class _LongInteger:
+    """A JSON integer of more than `MAX_INTEGER_DIGITS` digits: out of every field's range."""
+
+
+def _integer_of(digits: str) -> int | _LongInteger:
+    return _LongInteger() if len(digits.lstrip("-")) > MAX_INTEGER_DIGITS else int(digits)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise ContractError(f"duplicate key {key!r}")
+            raise ContractError(f"duplicate key {shown(key)}")
         result[key] = value
     return result
 

@@ -1,29 +1,64 @@
 //! Many hypotheses against many references (MBR): n-grams interned once per batch.
 //!
-//! Every distinct text of the batch is counted once: its n-grams get batch-wide ids (order n's
-//! id is interned from order n-1's id and the next unit, so any order works, and the ids are
-//! exact, with no hash collisions), and its bag becomes a sorted list of (id, count). A pair of
-//! texts is then scored by looking up the reference's bag in a dense array holding the
-//! hypothesis's counts. N-grams found in only one distinct text can match only when hypothesis
-//! and reference are that same text, so they are kept out of the lookups as a per-text total.
+//! Every distinct text of the batch is counted once: its n-grams get batch-wide ids, order by
+//! order (order n's id is interned from order n-1's id and the next unit, so the ids are exact,
+//! with no hash collisions). An n-gram found in only one distinct text can match only when
+//! hypothesis and reference are that same text, where every n-gram matches: it needs no id,
+//! and neither do its extensions, so a window grows to the next order only while it is shared.
+//! The work thus ends with the longest text two texts share, whatever the orders. A text's bag
+//! of shared n-grams is a sorted list of (id, count); a pair of texts is scored by looking up
+//! the reference's bag in a dense array holding the hypothesis's counts.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::float::float_score_of_orders;
-use crate::pool;
+use crate::float::float_score_of_runs;
+use crate::memory::{filled, out_of_memory, push, refill, reserve, reserve_map};
+use crate::pool::{self, Interrupt};
+use crate::stats::PairCounts;
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, Count, OrderCounts, Settings};
 
-/// The n-gram bags of the distinct texts of a batch.
+/// Character n-grams, then word n-grams: the index of a kind in per-kind arrays.
+const KINDS: usize = 2;
+
+/// The shared n-gram bags of the distinct texts of a batch.
 struct Bags {
-    /// Per distinct text: its (id, count) entries, sorted by id; ids of order n come before
-    /// the ids of order n + 1.
-    entries: Vec<Vec<(u32, u32)>>,
-    /// Per distinct text: the number of n-grams of each order.
-    totals: Vec<Vec<Count>>,
-    /// First id of each order, and the number of ids in all (last element).
+    /// Per distinct text: its bag of shared n-grams.
+    texts: Vec<TextBag>,
+    /// Per distinct text: its number of units of each kind.
+    lengths: Vec<[usize; KINDS]>,
+    /// First id of each order that has shared n-grams (character orders 1..=interned[0], then
+    /// word orders 1..=interned[1]), and the number of ids in all (last element).
     order_starts: Vec<u32>,
+    interned: [usize; KINDS],
+}
+
+/// The shared n-grams of one text.
+struct TextBag {
+    /// (id, count), sorted by id: ids of order n come before the ids of order n + 1,
+    /// character orders before word orders.
+    entries: Vec<(u32, u32)>,
+    /// Per order with entries: (k, end) where the order's ids start at `order_starts[k]` and
+    /// its entries end at `entries[end]`.
+    orders: Vec<(usize, usize)>,
+}
+
+/// The orders of sorted entries, as [`TextBag::orders`] holds them.
+fn order_spans(
+    entries: &[(u32, u32)],
+    order_starts: &[u32],
+) -> Result<Vec<(usize, usize)>, ChrfError> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    while let Some(&(first, _)) = entries.get(start) {
+        let k = order_starts.partition_point(|&id| id <= first) - 1;
+        let end_id = order_starts.get(k + 1).copied().unwrap_or(u32::MAX);
+        let end = start + entries[start..].partition_point(|&(id, _)| id < end_id);
+        push(&mut spans, (k, end))?;
+        start = end;
+    }
+    Ok(spans)
 }
 
 /// The distinct texts of a batch, and which one each input is.
@@ -34,157 +69,291 @@ struct Distinct<'t> {
 }
 
 impl<'t> Distinct<'t> {
-    fn new<S: AsRef<str>>(hypotheses: &'t [S], references: &'t [S]) -> Self {
+    fn new<S: AsRef<str>>(hypotheses: &'t [S], references: &'t [S]) -> Result<Self, ChrfError> {
+        let inputs = hypotheses.len() + references.len();
+        if u32::try_from(inputs).is_err() {
+            return Err(out_of_memory::<&str>(inputs));
+        }
         let mut index: FxHashMap<&'t str, u32> = FxHashMap::default();
+        reserve_map(&mut index, inputs)?;
         let mut texts = Vec::new();
-        let mut id = |text: &'t str| {
-            *index.entry(text).or_insert_with(|| {
-                texts.push(text);
-                texts.len() as u32 - 1
-            })
+        reserve(&mut texts, inputs)?;
+        let mut ids = |inputs: &'t [S]| -> Result<Vec<u32>, ChrfError> {
+            let mut ids = Vec::new();
+            reserve(&mut ids, inputs.len())?;
+            for text in inputs {
+                let text = text.as_ref();
+                ids.push(*index.entry(text).or_insert_with(|| {
+                    texts.push(text);
+                    texts.len() as u32 - 1
+                }));
+            }
+            Ok(ids)
         };
-        let hypotheses = hypotheses.iter().map(|t| id(t.as_ref())).collect();
-        let references = references.iter().map(|t| id(t.as_ref())).collect();
-        Self {
+        let hypotheses = ids(hypotheses)?;
+        let references = ids(references)?;
+        Ok(Self {
             texts,
             hypotheses,
             references,
-        }
+        })
     }
 }
 
 impl Bags {
-    fn new(texts: &[&str], settings: &Settings) -> Self {
-        let mut interner = Interner::default();
-        let units: Vec<(Vec<u32>, Vec<u32>)> = texts
-            .iter()
-            .map(|text| units_of(text, settings, &mut interner.words))
-            .collect();
-        let mut ids_per_text: Vec<Vec<Vec<u32>>> = vec![Vec::new(); texts.len()];
+    fn new(texts: &[&str], settings: &Settings) -> Result<Self, ChrfError> {
+        let mut words = FxHashMap::default();
+        let mut units = Vec::new();
+        reserve(&mut units, texts.len())?;
+        for text in texts {
+            units.push(units_of(text, settings, &mut words)?);
+        }
+        drop(words);
+        let mut lengths = Vec::new();
+        reserve(&mut lengths, texts.len())?;
+        lengths.extend(units.iter().map(|kinds| kinds.each_ref().map(Vec::len)));
+        let mut ids_per_text: Vec<Vec<u32>> = filled(texts.len(), Vec::new())?;
+        let mut interner = Interner::new(texts.len())?;
         let mut order_starts = vec![0u32];
-        for (kind, max_order) in [(0, settings.char_order()), (1, settings.word_order())] {
-            interner.reset_orders();
-            for n in 1..=max_order {
-                let base = *order_starts.last().unwrap_or(&0);
-                for (text_units, ids) in units.iter().zip(&mut ids_per_text) {
-                    let units = if kind == 0 {
-                        &text_units.0
-                    } else {
-                        &text_units.1
-                    };
-                    let previous = if n == 1 { None } else { ids.last() };
-                    let order_ids = interner.order(n, units, previous, base);
-                    ids.push(order_ids);
-                }
-                order_starts.push(base + interner.ids_of_order(n));
-            }
+        let mut interned = [0; KINDS];
+        for (kind, max_order) in [settings.char_order(), settings.word_order()]
+            .into_iter()
+            .enumerate()
+        {
+            interned[kind] = interner.orders(
+                (&units, kind),
+                max_order,
+                &mut ids_per_text,
+                &mut order_starts,
+            )?;
         }
-        let (entries, totals) = ids_per_text
+        drop(units);
+        let texts = ids_per_text
             .into_par_iter()
-            .map(|orders| {
-                let totals = orders.iter().map(|ids| ids.len() as Count).collect();
-                let mut all: Vec<u32> = orders.into_iter().flatten().collect();
-                all.sort_unstable();
-                (run_lengths(&all), totals)
+            .map(|mut ids| {
+                ids.sort_unstable();
+                let entries = run_lengths(&ids)?;
+                let orders = order_spans(&entries, &order_starts)?;
+                Ok(TextBag { entries, orders })
             })
-            .unzip();
-        Self {
-            entries,
-            totals,
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            texts,
+            lengths,
             order_starts,
-        }
+            interned,
+        })
     }
 
     fn id_count(&self) -> usize {
         self.order_starts.last().map_or(0, |&n| n as usize)
     }
 
-    /// The order index (0-based, char orders first) of an id.
-    fn order_of(&self, id: u32) -> usize {
-        self.order_starts.partition_point(|&start| start <= id) - 1
+    /// The (kind, order index from 0) of the order whose ids start at `order_starts[k]`.
+    fn order_of_start(&self, k: usize) -> (usize, usize) {
+        if k < self.interned[0] {
+            (0, k)
+        } else {
+            (1, k - self.interned[0])
+        }
     }
 }
 
 /// The units of a text: code points for character n-grams, token ids for word n-grams.
-fn units_of(
-    text: &str,
+fn units_of<'t>(
+    text: &'t str,
     settings: &Settings,
-    words: &mut FxHashMap<String, u32>,
-) -> (Vec<u32>, Vec<u32>) {
-    let mut chars = Vec::with_capacity(text.len());
+    words: &mut FxHashMap<&'t str, u32>,
+) -> Result<[Vec<u32>; KINDS], ChrfError> {
+    let mut chars = Vec::new();
     if settings.char_order() > 0 {
+        reserve(&mut chars, text.len())?; // at least one byte per code point
         for_each_char_unit(text, settings.include_whitespace, |unit| chars.push(unit));
     }
     let mut tokens = Vec::new();
     if settings.word_order() > 0 {
+        let mut outcome = Ok(());
         for_each_word_token(text, |token| {
-            let next = words.len() as u32;
-            let id = match words.get(token) {
-                Some(&id) => id,
-                None => {
-                    words.insert(token.to_string(), next);
-                    next
-                }
-            };
-            tokens.push(id);
+            if outcome.is_ok() {
+                outcome = word_id(words, token).and_then(|id| push(&mut tokens, id));
+            }
         });
+        outcome?;
     }
-    (chars, tokens)
+    Ok([chars, tokens])
 }
 
-/// Batch-wide ids: words by their text, n-grams by (id of the (n-1)-gram, next unit).
-#[derive(Default)]
+fn word_id<'t>(words: &mut FxHashMap<&'t str, u32>, token: &'t str) -> Result<u32, ChrfError> {
+    if let Some(&id) = words.get(token) {
+        return Ok(id);
+    }
+    reserve_map(words, 1)?;
+    let id = words.len() as u32;
+    words.insert(token, id);
+    Ok(id)
+}
+
+/// Batch-wide ids of shared n-grams, order after order.
 struct Interner {
-    words: FxHashMap<String, u32>,
-    orders: Vec<FxHashMap<u64, u32>>,
+    /// Per text: the shared windows of the last order, as (start, id in that order).
+    frontier: Vec<Vec<(u32, u32)>>,
+    /// Per text: the windows of the order being interned.
+    next: Vec<Vec<(u32, u32)>>,
+    /// (id of the (n-1)-gram, next unit) to the id of the n-gram, for the order being interned.
+    map: FxHashMap<u64, u32>,
+    /// Per id of the order: 1 + the last text seen with it, and whether an earlier text was.
+    last_text: Vec<u32>,
+    shared: Vec<bool>,
+    /// Per id of the order: its batch-wide id, if shared.
+    batch_id: Vec<u32>,
 }
 
 impl Interner {
-    fn reset_orders(&mut self) {
-        self.orders.clear();
+    fn new(texts: usize) -> Result<Self, ChrfError> {
+        Ok(Self {
+            frontier: filled(texts, Vec::new())?,
+            next: filled(texts, Vec::new())?,
+            map: FxHashMap::default(),
+            last_text: Vec::new(),
+            shared: Vec::new(),
+            batch_id: Vec::new(),
+        })
     }
 
-    fn ids_of_order(&self, n: usize) -> u32 {
-        self.orders.get(n - 1).map_or(0, |map| map.len() as u32)
-    }
-
-    /// The ids of the order-n windows of `units`, offset by `base`; `previous` holds the ids of
-    /// the order-(n-1) windows (offset by their own base, which cancels out in the pairing).
-    fn order(
+    /// Interns the shared n-grams of orders 1..=max_order of one kind of units, appending each
+    /// text's batch-wide ids to `ids_per_text` and each order's first id to `order_starts`;
+    /// returns the number of orders with a shared n-gram.
+    fn orders(
         &mut self,
+        units: (&[[Vec<u32>; KINDS]], usize),
+        max_order: usize,
+        ids_per_text: &mut [Vec<u32>],
+        order_starts: &mut Vec<u32>,
+    ) -> Result<usize, ChrfError> {
+        let (texts, kind) = units;
+        let longest = texts.iter().map(|u| u[kind].len()).max().unwrap_or(0);
+        if u32::try_from(longest).is_err() {
+            return Err(out_of_memory::<(u32, u32)>(longest));
+        }
+        for n in 1..=max_order.min(longest) {
+            self.intern_order(units, n)?;
+            let base = order_starts.last().copied().unwrap_or(0);
+            let count = self.number_shared(base)?;
+            if count == 0 {
+                // No shared n-gram of order n: none of any higher order either.
+                return Ok(n - 1);
+            }
+            push(order_starts, base + count)?;
+            for (t, ids) in ids_per_text.iter_mut().enumerate() {
+                let batch_id = &self.batch_id;
+                self.next[t].retain(|&(_, id)| batch_id[id as usize] != u32::MAX);
+                reserve(ids, self.next[t].len())?;
+                ids.extend(self.next[t].iter().map(|&(_, id)| batch_id[id as usize]));
+            }
+            std::mem::swap(&mut self.frontier, &mut self.next);
+        }
+        Ok(max_order.min(longest))
+    }
+
+    /// The windows of order n of every text into `next`: all of them for n = 1, else the
+    /// shared windows of order n - 1 grown by one unit.
+    fn intern_order(
+        &mut self,
+        (texts, kind): (&[[Vec<u32>; KINDS]], usize),
         n: usize,
-        units: &[u32],
-        previous: Option<&Vec<u32>>,
-        base: u32,
-    ) -> Vec<u32> {
-        if self.orders.len() < n {
-            self.orders.resize_with(n, FxHashMap::default);
+    ) -> Result<(), ChrfError> {
+        self.map.clear();
+        for (t, units) in texts.iter().map(|u| &u[kind]).enumerate() {
+            let next = &mut self.next[t];
+            next.clear();
+            if n == 1 {
+                reserve(next, units.len())?;
+                for (start, &unit) in units.iter().enumerate() {
+                    let id = intern(&mut self.map, u32::MAX, unit)?;
+                    next.push((start as u32, id));
+                }
+            } else {
+                reserve(next, self.frontier[t].len())?;
+                for &(start, previous) in &self.frontier[t] {
+                    if let Some(&unit) = units.get(start as usize + n - 1) {
+                        let id = intern(&mut self.map, previous, unit)?;
+                        next.push((start, id));
+                    }
+                }
+            }
         }
-        let map = &mut self.orders[n - 1];
-        let windows = (units.len() + 1).saturating_sub(n);
-        let mut ids = Vec::with_capacity(windows);
-        for start in 0..windows {
-            let head = match previous {
-                Some(prev) => prev[start],
-                None => u32::MAX,
-            };
-            let key = (u64::from(head) << 32) | u64::from(units[start + n - 1]);
-            let next = map.len() as u32;
-            ids.push(base + *map.entry(key).or_insert(next));
+        Ok(())
+    }
+
+    /// Gives the ids of the order found in two texts or more batch-wide ids from `base` on,
+    /// in `batch_id` (u32::MAX for the others); returns how many there are.
+    fn number_shared(&mut self, base: u32) -> Result<u32, ChrfError> {
+        let ids = self.map.len();
+        refill(&mut self.last_text, ids, 0)?;
+        refill(&mut self.shared, ids, false)?;
+        for (t, windows) in self.next.iter().enumerate() {
+            let mark = t as u32 + 1;
+            for &(_, id) in windows {
+                let last = &mut self.last_text[id as usize];
+                if *last != mark {
+                    self.shared[id as usize] |= *last != 0;
+                    *last = mark;
+                }
+            }
         }
-        ids
+        refill(&mut self.batch_id, ids, u32::MAX)?;
+        let mut count = 0u32;
+        for (batch_id, _) in self
+            .batch_id
+            .iter_mut()
+            .zip(&self.shared)
+            .filter(|(_, &s)| s)
+        {
+            *batch_id = base
+                .checked_add(count)
+                .filter(|&id| id != u32::MAX)
+                .ok_or_else(|| out_of_memory::<(u32, u32)>(u32::MAX as usize))?;
+            count += 1;
+        }
+        Ok(count)
     }
 }
 
-fn run_lengths(sorted: &[u32]) -> Vec<(u32, u32)> {
+/// The id of the n-gram (id of its first n - 1 units, last unit) in its order's map.
+fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, ChrfError> {
+    let key = (u64::from(head) << 32) | u64::from(unit);
+    if let Some(&id) = map.get(&key) {
+        return Ok(id);
+    }
+    reserve_map(map, 1)?;
+    let id = map.len() as u32;
+    map.insert(key, id);
+    Ok(id)
+}
+
+fn run_lengths(sorted: &[u32]) -> Result<Vec<(u32, u32)>, ChrfError> {
     let mut runs: Vec<(u32, u32)> = Vec::new();
     for &id in sorted {
         match runs.last_mut() {
             Some((last, count)) if *last == id => *count += 1,
-            _ => runs.push((id, 1)),
+            _ => push(&mut runs, (id, 1))?,
         }
     }
-    runs
+    Ok(runs)
+}
+
+/// Number of n-grams in a sequence of `len` units.
+fn window_count(len: usize, n: usize) -> Count {
+    (len + 1).saturating_sub(n) as Count
+}
+
+/// sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
+fn hypothesis_count(hypothesis: Count, reference: Count, settings: &Settings) -> Count {
+    if reference == 0 && !settings.count_hyp_without_ref {
+        0
+    } else {
+        hypothesis
+    }
 }
 
 /// Pairwise scores, row-major: `scores[i * references.len() + j]` is hypothesis i against
@@ -193,40 +362,149 @@ pub fn pairwise_scores<S: AsRef<str> + Sync>(
     hypotheses: &[S],
     references: &[S],
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
-    pool::run(|| pairwise_in_pool(hypotheses, references, settings))
+    // The whole output first, so that a matrix too large for memory fails before any work.
+    let size = hypotheses
+        .len()
+        .checked_mul(references.len())
+        .ok_or_else(|| out_of_memory::<f64>(usize::MAX))?;
+    let mut out = filled(size, 0.0)?;
+    if size > 0 {
+        pool::run(|| pairwise_in_pool(hypotheses, references, settings, interrupt, &mut out))??;
+    }
+    Ok(out)
 }
 
 fn pairwise_in_pool<S: AsRef<str> + Sync>(
     hypotheses: &[S],
     references: &[S],
     settings: &Settings,
-) -> Result<Vec<f64>, ChrfError> {
-    let distinct = Distinct::new(hypotheses, references);
-    let bags = Bags::new(&distinct.texts, settings);
-    let shared = SharedBags::new(&bags);
-    let unique_refs = dedup(&distinct.references);
-    let rows: Vec<Vec<f64>> = dedup(&distinct.hypotheses)
-        .par_iter()
-        .map_init(
-            || (vec![0u32; shared.id_count], Vec::new()),
-            |(dense, orders), &hyp| shared.row(hyp, &unique_refs, (dense, orders), &bags, settings),
-        )
-        .collect::<Result<_, _>>()?;
-    // Back from distinct texts to the inputs.
-    let row_of = position_in(&dedup(&distinct.hypotheses), distinct.texts.len());
-    let column_of = position_in(&unique_refs, distinct.texts.len());
-    let mut out = Vec::with_capacity(hypotheses.len() * references.len());
-    for &hyp in &distinct.hypotheses {
-        let row = &rows[row_of[hyp as usize]];
-        out.extend(
-            distinct
-                .references
-                .iter()
-                .map(|&r| row[column_of[r as usize]]),
-        );
+    interrupt: &Interrupt,
+    out: &mut [f64],
+) -> Result<(), ChrfError> {
+    let distinct = Distinct::new(hypotheses, references)?;
+    let bags = Bags::new(&distinct.texts, settings)?;
+    let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+    let column_of = position_in(&unique_refs, distinct.texts.len())?;
+    let first_row = position_in(&distinct.hypotheses, distinct.texts.len())?;
+    let is_first = |row: usize| first_row[distinct.hypotheses[row] as usize] == row;
+    let columns = references.len();
+    out.par_chunks_mut(columns).enumerate().try_for_each_init(
+        || Row::new(&bags, unique_refs.len()),
+        |row, (i, scores)| {
+            if !is_first(i) {
+                return Ok(());
+            }
+            interrupt.check()?;
+            let row = row.as_mut().map_err(|e| e.clone())?;
+            let hyp = distinct.hypotheses[i] as usize;
+            row.score(hyp, &unique_refs, &bags, settings)?;
+            for (score, &r) in scores.iter_mut().zip(&distinct.references) {
+                *score = row.scores[column_of[r as usize]];
+            }
+            Ok(())
+        },
+    )?;
+    // A repeated hypothesis copies the row of its first occurrence.
+    for i in (0..hypotheses.len()).filter(|&i| !is_first(i)) {
+        let first = first_row[distinct.hypotheses[i] as usize];
+        out.copy_within(first * columns..(first + 1) * columns, i * columns);
     }
-    Ok(out)
+    Ok(())
+}
+
+/// One hypothesis against every distinct reference: the buffers of a worker.
+struct Row {
+    /// The hypothesis's count of each shared n-gram; all zeros between rows.
+    dense: Vec<u32>,
+    pair: PairCounts,
+    scores: Vec<f64>,
+}
+
+impl Row {
+    fn new(bags: &Bags, references: usize) -> Result<Self, ChrfError> {
+        Ok(Self {
+            dense: filled(bags.id_count(), 0)?,
+            pair: PairCounts::default(),
+            scores: filled(references, 0.0)?,
+        })
+    }
+
+    fn score(
+        &mut self,
+        hyp: usize,
+        references: &[u32],
+        bags: &Bags,
+        settings: &Settings,
+    ) -> Result<(), ChrfError> {
+        for &(id, count) in &bags.texts[hyp].entries {
+            self.dense[id as usize] = count;
+        }
+        let mut outcome = Ok(());
+        for (score, &reference) in self.scores.iter_mut().zip(references) {
+            outcome = pair_counts(
+                hyp,
+                reference as usize,
+                &self.dense,
+                bags,
+                settings,
+                &mut self.pair,
+            )
+            .and_then(|()| float_score_of_runs(self.pair.runs(settings), settings))
+            .map(|value| *score = value);
+            if outcome.is_err() {
+                break;
+            }
+        }
+        for &(id, _) in &bags.texts[hyp].entries {
+            self.dense[id as usize] = 0;
+        }
+        outcome
+    }
+}
+
+/// The counts of hypothesis `h` against reference `r`, as far as either text has n-grams.
+fn pair_counts(
+    h: usize,
+    r: usize,
+    dense: &[u32],
+    bags: &Bags,
+    settings: &Settings,
+    pair: &mut PairCounts,
+) -> Result<(), ChrfError> {
+    let orders = [settings.char_order(), settings.word_order()];
+    for (kind, out) in pair.kinds.iter_mut().enumerate() {
+        let (hyp_len, ref_len) = (bags.lengths[h][kind], bags.lengths[r][kind]);
+        let kept = orders[kind].min(hyp_len.max(ref_len));
+        out.clear();
+        reserve(out, kept)?;
+        out.extend((1..=kept).map(|n| {
+            let (hypothesis, reference) = (window_count(hyp_len, n), window_count(ref_len, n));
+            OrderCounts {
+                hypothesis: hypothesis_count(hypothesis, reference, settings),
+                reference,
+                // A text against itself: every n-gram matches, shared or not.
+                matching: if h == r { reference } else { 0 },
+            }
+        }));
+    }
+    if h != r {
+        // Only shared n-grams can match between distinct texts: the reference's, order by order.
+        let reference = &bags.texts[r];
+        let mut start = 0;
+        for &(k, end) in &reference.orders {
+            // At most 2^32 entries of at most 2^32 each: the sum fits 64 bits.
+            let matching: u64 = reference.entries[start..end]
+                .iter()
+                .map(|&(id, count)| u64::from(count.min(dense[id as usize])))
+                .sum();
+            let (kind, index) = bags.order_of_start(k);
+            pair.kinds[kind][index].matching += Count::from(matching);
+            start = end;
+        }
+    }
+    Ok(())
 }
 
 /// Reference aggregation (Vamvas & Sennrich 2024, as `fastchrf.aggregate_chrf`): each
@@ -238,12 +516,19 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
     references: &[S],
     weights: Option<&[u64]>,
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
     if references.is_empty() {
         return Err(ChrfError::NoReferences);
     }
-    let ones = vec![1u64; references.len()];
-    let weights = weights.unwrap_or(&ones);
+    let ones;
+    let weights = match weights {
+        Some(weights) => weights,
+        None => {
+            ones = filled(references.len(), 1u64)?;
+            &ones
+        }
+    };
     if weights.len() != references.len() {
         return Err(ChrfError::InvalidSettings(format!(
             "weights has {} values but there are {} references",
@@ -251,240 +536,210 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
             references.len()
         )));
     }
+    let mut out = filled(hypotheses.len(), 0.0)?;
     pool::run(|| {
-        let distinct = Distinct::new(hypotheses, references);
-        let bags = Bags::new(&distinct.texts, settings);
-        aggregate_in_pool(&distinct, &bags, weights, settings)
-    })
+        let distinct = Distinct::new(hypotheses, references)?;
+        let bags = Bags::new(&distinct.texts, settings)?;
+        aggregate_in_pool(&distinct, &bags, weights, (settings, interrupt), &mut out)
+    })??;
+    Ok(out)
 }
 
 fn aggregate_in_pool(
     distinct: &Distinct<'_>,
     bags: &Bags,
     weights: &[u64],
-    settings: &Settings,
-) -> Result<Vec<f64>, ChrfError> {
-    let mean = MeanBag::new(bags, &distinct.references, weights)?;
-    let unique_hyps = dedup(&distinct.hypotheses);
-    let scores: Vec<f64> = unique_hyps
-        .par_iter()
-        .map(|&hyp| mean.score(hyp as usize, bags, settings))
-        .collect::<Result<_, _>>()?;
-    let position = position_in(&unique_hyps, distinct.texts.len());
-    Ok(distinct
-        .hypotheses
-        .iter()
-        .map(|&h| scores[position[h as usize]])
-        .collect())
+    (settings, interrupt): (&Settings, &Interrupt),
+    out: &mut [f64],
+) -> Result<(), ChrfError> {
+    let mean = MeanBag::new(bags, &distinct.references, weights, settings)?;
+    let unique_hyps = dedup(&distinct.hypotheses, distinct.texts.len())?;
+    let mut scores = filled(unique_hyps.len(), 0.0)?;
+    scores.par_iter_mut().zip(&unique_hyps).try_for_each_init(
+        PairCounts::default,
+        |pair, (score, &hyp)| {
+            interrupt.check()?;
+            *score = mean.score(hyp as usize, bags, settings, pair)?;
+            Ok::<_, ChrfError>(())
+        },
+    )?;
+    let position = position_in(&unique_hyps, distinct.texts.len())?;
+    for (score, &h) in out.iter_mut().zip(&distinct.hypotheses) {
+        *score = scores[position[h as usize]];
+    }
+    Ok(())
 }
 
 /// The references' n-gram counts, summed with their weights.
 struct MeanBag {
+    /// Per shared n-gram id.
     counts: Vec<Count>,
-    totals: Vec<Count>,
+    /// Per kind, per order: the weighted number of reference n-grams, up to the longest
+    /// reference of non-zero weight (so every one of them is positive).
+    totals: [Vec<Count>; KINDS],
     total_weight: Count,
+    /// Per distinct text: the weight of the references that are that text.
+    own_weight: Vec<Count>,
+}
+
+fn checked_add(sum: &mut Count, value: Count) -> Result<(), ChrfError> {
+    *sum = sum.checked_add(value).ok_or(ChrfError::CountOverflow)?;
+    Ok(())
+}
+
+fn checked_mul(a: Count, b: Count) -> Result<Count, ChrfError> {
+    a.checked_mul(b).ok_or(ChrfError::CountOverflow)
 }
 
 impl MeanBag {
-    fn new(bags: &Bags, references: &[u32], weights: &[u64]) -> Result<Self, ChrfError> {
-        let orders = bags.order_starts.len() - 1;
-        let mut counts: Vec<Count> = vec![0; bags.id_count()];
-        let mut totals: Vec<Count> = vec![0; orders];
+    fn new(
+        bags: &Bags,
+        references: &[u32],
+        weights: &[u64],
+        settings: &Settings,
+    ) -> Result<Self, ChrfError> {
+        let mut counts: Vec<Count> = filled(bags.id_count(), 0)?;
+        let mut own_weight: Vec<Count> = filled(bags.texts.len(), 0)?;
+        let mut totals: [Vec<Count>; KINDS] = Default::default();
         let mut total_weight: Count = 0;
-        let add = |sum: &mut Count, value: Count| -> Result<(), ChrfError> {
-            *sum = sum.checked_add(value).ok_or(ChrfError::CountOverflow)?;
-            Ok(())
-        };
+        let orders = [settings.char_order(), settings.word_order()];
         for (&text, &weight) in references.iter().zip(weights) {
             let (text, weight) = (text as usize, Count::from(weight));
-            add(&mut total_weight, weight)?;
-            for &(id, count) in &bags.entries[text] {
-                add(&mut counts[id as usize], weight * Count::from(count))?;
+            checked_add(&mut total_weight, weight)?;
+            checked_add(&mut own_weight[text], weight)?;
+            if weight == 0 {
+                continue;
             }
-            for (total, &n) in totals.iter_mut().zip(&bags.totals[text]) {
-                add(
-                    total,
-                    weight.checked_mul(n).ok_or(ChrfError::CountOverflow)?,
-                )?;
+            for &(id, count) in &bags.texts[text].entries {
+                checked_add(&mut counts[id as usize], weight * Count::from(count))?;
+            }
+            for (kind, totals) in totals.iter_mut().enumerate() {
+                let len = bags.lengths[text][kind];
+                let kept = orders[kind].min(len);
+                if totals.len() < kept {
+                    reserve(totals, kept - totals.len())?;
+                    totals.resize(kept, 0);
+                }
+                for (n, total) in (1..=kept).zip(totals.iter_mut()) {
+                    checked_add(total, checked_mul(weight, window_count(len, n))?)?;
+                }
             }
         }
         Ok(Self {
             counts,
             totals,
             total_weight,
+            own_weight,
         })
     }
 
-    fn score(&self, hyp: usize, bags: &Bags, settings: &Settings) -> Result<f64, ChrfError> {
-        let scale = |count: Count| {
-            count
-                .checked_mul(self.total_weight)
-                .ok_or(ChrfError::CountOverflow)
-        };
-        let mut matching: Vec<Count> = vec![0; self.totals.len()];
-        let mut order = 0;
-        for &(id, count) in &bags.entries[hyp] {
-            while id >= bags.order_starts[order + 1] {
-                order += 1;
-            }
-            matching[order] += scale(Count::from(count))?.min(self.counts[id as usize]);
-        }
-        let orders = (0..self.totals.len())
-            .map(|n| {
-                let reference = self.totals[n];
+    /// The score of distinct text `hyp` against the bag.
+    fn score(
+        &self,
+        hyp: usize,
+        bags: &Bags,
+        settings: &Settings,
+        pair: &mut PairCounts,
+    ) -> Result<f64, ChrfError> {
+        let scale = |count: Count| checked_mul(count, self.total_weight);
+        // The n-grams found in the hypothesis alone are in the bag only as often as the
+        // hypothesis is a reference: min(scaled count, bag count) is that many.
+        let own_weight = self.own_weight[hyp];
+        let orders = [settings.char_order(), settings.word_order()];
+        for (kind, out) in pair.kinds.iter_mut().enumerate() {
+            let len = bags.lengths[hyp][kind];
+            let kept = orders[kind].min(len);
+            out.clear();
+            reserve(out, kept)?;
+            for n in 1..=kept {
+                let reference = self.totals[kind].get(n - 1).copied().unwrap_or(0);
                 let hypothesis = if reference == 0 && !settings.count_hyp_without_ref {
-                    0
+                    0 // as `hypothesis_count` rules, without scaling a count it drops
                 } else {
-                    scale(bags.totals[hyp][n])?
+                    scale(window_count(len, n))?
                 };
-                Ok(OrderCounts {
+                out.push(OrderCounts {
                     hypothesis,
                     reference,
-                    matching: matching[n],
-                })
+                    matching: checked_mul(own_weight, window_count(len, n))?,
+                });
+            }
+        }
+        let text = &bags.texts[hyp];
+        let mut start = 0;
+        for &(k, end) in &text.orders {
+            let (kind, index) = bags.order_of_start(k);
+            let (mut matched, mut counted) = (0, 0u64);
+            for &(id, count) in &text.entries[start..end] {
+                checked_add(
+                    &mut matched,
+                    scale(Count::from(count))?.min(self.counts[id as usize]),
+                )?;
+                counted += u64::from(count); // at most 2^32 entries of at most 2^32 each
+            }
+            // The order's matching so far counts these n-grams as the hypothesis's own: what
+            // they match is `matched` instead, and never less (the bag holds the hypothesis's
+            // own references, and the total weight is at least their weight).
+            let order = &mut pair.kinds[kind][index];
+            let own = checked_mul(own_weight, Count::from(counted))?;
+            let rest = order
+                .matching
+                .checked_sub(own)
+                .ok_or_else(|| ChrfError::CrossCheckFailed("an aggregated match count".into()))?;
+            order.matching = rest.checked_add(matched).ok_or(ChrfError::CountOverflow)?;
+            start = end;
+        }
+        float_score_of_runs(self.runs(pair, settings), settings)
+    }
+
+    /// Every order of the settings: the hypothesis's orders as counted, then the orders only
+    /// references have, then orders no text has. Past the hypothesis's length an order counts
+    /// (0, R, 0) with R > 0, and every such order scores alike (precision undefined, recall 0),
+    /// so they pass as one run of (0, 1, 0).
+    fn runs<'p>(
+        &'p self,
+        pair: &'p PairCounts,
+        settings: &Settings,
+    ) -> impl Iterator<Item = crate::float::Run> + 'p {
+        let orders = [settings.char_order(), settings.word_order()];
+        pair.kinds
+            .iter()
+            .zip(&self.totals)
+            .zip(orders)
+            .flat_map(|((kept, totals), order)| {
+                let reference_only = OrderCounts {
+                    reference: 1,
+                    ..OrderCounts::default()
+                };
+                let reference_orders = totals.len().saturating_sub(kept.len());
+                let zeros = order - kept.len() - reference_orders;
+                kept.iter().map(|&counts| (counts, 1)).chain([
+                    (reference_only, reference_orders),
+                    (OrderCounts::default(), zeros),
+                ])
             })
-            .collect::<Result<Vec<_>, ChrfError>>()?;
-        float_score_of_orders(&orders, settings)
     }
 }
 
-/// The distinct values, in order of first appearance.
-fn dedup(ids: &[u32]) -> Vec<u32> {
-    let mut seen = FxHashMap::default();
-    ids.iter()
-        .copied()
-        .filter(|&id| seen.insert(id, ()).is_none())
-        .collect()
+/// The distinct values, in order of first appearance (values below `size`).
+fn dedup(ids: &[u32], size: usize) -> Result<Vec<u32>, ChrfError> {
+    let mut seen = filled(size, false)?;
+    let mut out = Vec::new();
+    for &id in ids {
+        if !std::mem::replace(&mut seen[id as usize], true) {
+            push(&mut out, id)?;
+        }
+    }
+    Ok(out)
 }
 
-fn position_in(values: &[u32], size: usize) -> Vec<usize> {
-    let mut positions = vec![0; size];
-    for (position, &value) in values.iter().enumerate() {
+/// Per value below `size`: the first position where it occurs in `values`.
+fn position_in(values: &[u32], size: usize) -> Result<Vec<usize>, ChrfError> {
+    let mut positions = filled(size, usize::MAX)?;
+    for (position, &value) in values.iter().enumerate().rev() {
         positions[value as usize] = position;
     }
-    positions
-}
-
-/// The bags restricted to n-grams found in at least two distinct texts, with compact ids, and
-/// per text and order the total count of its other n-grams.
-struct SharedBags {
-    entries: Vec<Vec<(u32, u32)>>,
-    /// Per text: where each order's entries start in `entries` (one more element at the end).
-    order_bounds: Vec<Vec<usize>>,
-    private: Vec<Vec<Count>>,
-    id_count: usize,
-}
-
-impl SharedBags {
-    fn new(bags: &Bags) -> Self {
-        let mut texts_with = vec![0u32; bags.id_count()];
-        for entries in &bags.entries {
-            for &(id, _) in entries {
-                texts_with[id as usize] += 1;
-            }
-        }
-        let mut compact = vec![u32::MAX; bags.id_count()];
-        let mut id_count = 0;
-        for (id, &texts) in texts_with.iter().enumerate() {
-            if texts >= 2 {
-                compact[id] = id_count;
-                id_count += 1;
-            }
-        }
-        let orders = bags.order_starts.len() - 1;
-        let mut entries = Vec::with_capacity(bags.entries.len());
-        let mut order_bounds = Vec::with_capacity(bags.entries.len());
-        let mut private = Vec::with_capacity(bags.entries.len());
-        for text_entries in &bags.entries {
-            let mut kept = Vec::new();
-            let mut bounds = vec![0usize; orders + 1];
-            let mut alone = vec![0; orders];
-            for &(id, count) in text_entries {
-                let order = bags.order_of(id);
-                match compact[id as usize] {
-                    u32::MAX => alone[order] += Count::from(count),
-                    shared_id => {
-                        kept.push((shared_id, count));
-                        bounds[order + 1] = kept.len();
-                    }
-                }
-            }
-            // Orders without shared entries end where the previous order ended.
-            for k in 1..bounds.len() {
-                bounds[k] = bounds[k].max(bounds[k - 1]);
-            }
-            entries.push(kept);
-            order_bounds.push(bounds);
-            private.push(alone);
-        }
-        Self {
-            entries,
-            order_bounds,
-            private,
-            id_count: id_count as usize,
-        }
-    }
-
-    /// The scores of one hypothesis against each reference. `dense` is all zeros on entry
-    /// and on exit; between, it holds the hypothesis's counts by n-gram id.
-    fn row(
-        &self,
-        hyp: u32,
-        references: &[u32],
-        (dense, orders): (&mut [u32], &mut Vec<OrderCounts>),
-        bags: &Bags,
-        settings: &Settings,
-    ) -> Result<Vec<f64>, ChrfError> {
-        let h = hyp as usize;
-        for &(id, count) in &self.entries[h] {
-            dense[id as usize] = count;
-        }
-        let scores = references
-            .iter()
-            .map(|&reference| {
-                self.pair_counts(h, reference as usize, dense, bags, settings, orders);
-                float_score_of_orders(orders, settings)
-            })
-            .collect();
-        for &(id, _) in &self.entries[h] {
-            dense[id as usize] = 0;
-        }
-        scores
-    }
-
-    fn pair_counts(
-        &self,
-        h: usize,
-        r: usize,
-        dense: &[u32],
-        bags: &Bags,
-        settings: &Settings,
-        orders: &mut Vec<OrderCounts>,
-    ) {
-        orders.clear();
-        let bounds = &self.order_bounds[r];
-        orders.extend(bounds.windows(2).enumerate().map(|(order, span)| {
-            let mut matching: Count = self.entries[r][span[0]..span[1]]
-                .iter()
-                .map(|&(id, count)| Count::from(count.min(dense[id as usize])))
-                .sum();
-            if h == r {
-                matching += self.private[h][order];
-            }
-            let reference = bags.totals[r][order];
-            let hypothesis = bags.totals[h][order];
-            OrderCounts {
-                // sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
-                hypothesis: if reference == 0 && !settings.count_hyp_without_ref {
-                    0
-                } else {
-                    hypothesis
-                },
-                reference,
-                matching,
-            }
-        }));
-    }
+    Ok(positions)
 }
 
 #[cfg(test)]
@@ -492,6 +747,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::{float_score, segment_statistics, Averaging, Beta};
+    use std::collections::HashMap;
 
     fn texts() -> Vec<String> {
         let words = ["a", "ab", "b.", "(ba", "abc", "c", "a b", "ça", "😀a", ""];
@@ -519,10 +775,12 @@ mod tests {
         let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
         for reference in &texts[..6] {
             let refs = [reference.clone()];
-            let aggregated = aggregate_scores(&texts, &refs, Some(&[3]), &settings).unwrap();
+            let aggregated =
+                aggregate_scores(&texts, &refs, Some(&[3]), &settings, &Interrupt::default())
+                    .unwrap();
             assert_eq!(
                 aggregated,
-                pairwise_scores(&texts, &refs, &settings).unwrap()
+                pairwise_scores(&texts, &refs, &settings, &Interrupt::default()).unwrap()
             );
         }
     }
@@ -539,10 +797,19 @@ mod tests {
             refs[2].clone(),
         ];
         assert_eq!(
-            aggregate_scores(&texts, refs, Some(&[1, 2, 1]), &settings).unwrap(),
-            aggregate_scores(&texts, &repeated, None, &settings).unwrap()
+            aggregate_scores(
+                &texts,
+                refs,
+                Some(&[1, 2, 1]),
+                &settings,
+                &Interrupt::default()
+            )
+            .unwrap(),
+            aggregate_scores(&texts, &repeated, None, &settings, &Interrupt::default()).unwrap()
         );
-        assert!(aggregate_scores(&texts, refs, Some(&[1]), &settings).is_err());
+        assert!(
+            aggregate_scores(&texts, refs, Some(&[1]), &settings, &Interrupt::default()).is_err()
+        );
     }
 
     #[test]
@@ -557,10 +824,11 @@ mod tests {
             settings.count_hyp_without_ref = count;
             for averaging in [Averaging::PrecisionRecall, Averaging::PerOrderF] {
                 settings.averaging = averaging;
-                let scores = pairwise_scores(hyps, refs, &settings).unwrap();
+                let scores = pairwise_scores(hyps, refs, &settings, &Interrupt::default()).unwrap();
                 for (i, hyp) in hyps.iter().enumerate() {
                     for (j, reference) in refs.iter().enumerate() {
-                        let alone = segment_statistics(hyp, [reference.as_str()], &settings);
+                        let alone =
+                            segment_statistics(hyp, [reference.as_str()], &settings).unwrap();
                         let expected = float_score(&alone, &settings).unwrap();
                         assert_eq!(
                             scores[i * refs.len() + j],
@@ -571,5 +839,146 @@ mod tests {
                 }
             }
         }
+    }
+    /// Texts sharing long stretches, repeated, and empty: what the pruning of private n-grams
+    /// and the long orders have to get right.
+    fn overlapping_texts() -> Vec<String> {
+        let base = "the cat sat on the mat and the dog sat on the log";
+        let mut texts: Vec<String> = (0..8)
+            .map(|i| format!("{} {}", &base[i * 3..], &base[..i * 5]))
+            .collect();
+        texts.push(base.repeat(2));
+        texts.push(base.to_string());
+        texts.push(base.to_string());
+        texts.push(String::new());
+        texts.push("zzz".into());
+        texts
+    }
+
+    #[test]
+    fn long_orders_pairwise_equals_each_pair_alone() {
+        let texts = overlapping_texts();
+        for (char_order, word_order) in [(300, 0), (40, 300), (7, 3)] {
+            let mut settings =
+                Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
+            for (eps, averaging, count) in [
+                (false, Averaging::PrecisionRecall, false),
+                (true, Averaging::PrecisionRecall, true),
+                (false, Averaging::PerOrderF, true),
+            ] {
+                settings.eps_smoothing = eps;
+                settings.averaging = averaging;
+                settings.count_hyp_without_ref = count;
+                let scores =
+                    pairwise_scores(&texts, &texts, &settings, &Interrupt::default()).unwrap();
+                for (i, hyp) in texts.iter().enumerate() {
+                    for (j, reference) in texts.iter().enumerate() {
+                        let alone =
+                            segment_statistics(hyp, [reference.as_str()], &settings).unwrap();
+                        let expected = float_score(&alone, &settings).unwrap();
+                        assert_eq!(
+                            scores[i * texts.len() + j],
+                            expected,
+                            "{i} / {j} {settings:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The aggregate score by its definition: every n-gram of every order counted in maps.
+    fn aggregate_by_counting(hyp: &str, refs: &[String], weights: &[u64], s: &Settings) -> f64 {
+        type Bag = HashMap<Vec<String>, Count>;
+        let units = |text: &str, kind: usize| -> Vec<String> {
+            let mut out = Vec::new();
+            if kind == 0 {
+                for_each_char_unit(text, s.include_whitespace, |u| {
+                    out.push(char::from_u32(u).unwrap().to_string())
+                });
+            } else {
+                for_each_word_token(text, |t| out.push(t.to_string()));
+            }
+            out
+        };
+        let bag = |text: &str, kind: usize, n: usize, weight: Count| -> Bag {
+            let mut bag = Bag::new();
+            for window in units(text, kind).windows(n) {
+                *bag.entry(window.to_vec()).or_default() += weight;
+            }
+            bag
+        };
+        let total_weight: Count = weights.iter().map(|&w| Count::from(w)).sum();
+        let mut orders = Vec::new();
+        for (kind, max_order) in [(0, s.char_order()), (1, s.word_order())] {
+            for n in 1..=max_order {
+                let mut mean = Bag::new();
+                for (r, &w) in refs.iter().zip(weights) {
+                    for (g, c) in bag(r, kind, n, Count::from(w)) {
+                        *mean.entry(g).or_default() += c;
+                    }
+                }
+                let hyp_bag = bag(hyp, kind, n, total_weight);
+                let reference: Count = mean.values().sum();
+                let matching = hyp_bag
+                    .iter()
+                    .map(|(g, &c)| c.min(*mean.get(g).unwrap_or(&0)))
+                    .sum();
+                let hypothesis = hypothesis_count(hyp_bag.values().sum(), reference, s);
+                orders.push(OrderCounts {
+                    hypothesis,
+                    reference,
+                    matching,
+                });
+            }
+        }
+        crate::float::float_score_of_orders(&orders, s).unwrap()
+    }
+
+    #[test]
+    fn aggregation_equals_counting_every_ngram() {
+        let texts = overlapping_texts();
+        let refs = &texts[3..];
+        let weights: Vec<u64> = (0..refs.len() as u64).map(|k| k % 3).collect();
+        for (char_order, word_order) in [(6, 2), (70, 0), (3, 20)] {
+            let mut settings =
+                Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
+            for (eps, count) in [(false, false), (true, false), (false, true)] {
+                settings.eps_smoothing = eps;
+                settings.count_hyp_without_ref = count;
+                let scores = aggregate_scores(
+                    &texts,
+                    refs,
+                    Some(&weights),
+                    &settings,
+                    &Interrupt::default(),
+                )
+                .unwrap();
+                for (hyp, score) in texts.iter().zip(scores) {
+                    let expected = aggregate_by_counting(hyp, refs, &weights, &settings);
+                    assert_eq!(score, expected, "{hyp:?} {settings:?}");
+                }
+            }
+        }
+    }
+
+    /// A text that costs no memory, to ask for outputs larger than any memory.
+    #[derive(Clone, Copy)]
+    struct Empty;
+
+    impl AsRef<str> for Empty {
+        fn as_ref(&self) -> &str {
+            ""
+        }
+    }
+
+    #[test]
+    fn an_output_too_large_for_memory_is_an_error() {
+        let settings = Settings::new(6, 0, Beta::integer(2).unwrap()).unwrap();
+        let many = vec![Empty; 1 << 31];
+        assert!(matches!(
+            pairwise_scores(&many, &many, &settings, &Interrupt::default()),
+            Err(ChrfError::OutOfMemory { .. })
+        ));
     }
 }

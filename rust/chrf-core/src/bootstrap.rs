@@ -10,6 +10,7 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use rayon::prelude::*;
 
+use crate::pool::Interrupt;
 use crate::{ChrfError, Settings};
 
 /// A value of sacreBLEU's `_compute_f_score` on float32 statistics.
@@ -181,6 +182,7 @@ pub fn resampled_scores(
     table: &SegmentTable,
     picks: &[i64],
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<Vec<Scalar>, ChrfError> {
     let n = table.segment_count();
     if n == 0 || picks.len() % n != 0 {
@@ -193,15 +195,16 @@ pub fn resampled_scores(
             "resample index {bad} is outside 0..{n}"
         )));
     }
-    Ok(crate::pool::run(|| {
+    crate::pool::run(|| {
         picks
             .par_chunks(n)
             .map(|row| {
+                interrupt.check()?;
                 let sums = table.sum_rows(row.iter().map(|&i| i as usize));
-                sacrebleu_score_f32(&sums, settings)
+                Ok(sacrebleu_score_f32(&sums, settings))
             })
             .collect()
-    }))
+    })?
 }
 
 /// sacreBLEU's paired approximate randomization: for each trial (a row of `swaps`, one flag per
@@ -213,6 +216,7 @@ pub fn randomization_scores(
     system: &[u64],
     swaps: &[bool],
     settings: &Settings,
+    interrupt: &Interrupt,
 ) -> Result<(Vec<f64>, Vec<f64>), ChrfError> {
     let width = 3 * settings.order_count();
     if baseline.len() != system.len() || baseline.len() % width != 0 {
@@ -248,6 +252,7 @@ pub fn randomization_scores(
         swaps
             .par_chunks(n)
             .map(|flags| {
+                interrupt.check()?;
                 let mut a = system_total.clone();
                 for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
                     let row = &deltas[segment * width..(segment + 1) * width];
@@ -259,7 +264,7 @@ pub fn randomization_scores(
                 Ok((score_of_sums(&a, settings)?, score_of_sums(&b, settings)?))
             })
             .collect::<Result<Vec<_>, ChrfError>>()
-    })?;
+    })??;
     Ok(pairs.into_iter().unzip())
 }
 
@@ -306,10 +311,11 @@ mod tests {
     fn indices_outside_the_table_are_an_error() {
         let settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
         let table = SegmentTable::new(&[2, 2, 1, 3, 3, 3], &settings).unwrap();
-        assert!(resampled_scores(&table, &[0, 2], &settings).is_err());
-        assert!(resampled_scores(&table, &[0, -1], &settings).is_err());
-        assert!(resampled_scores(&table, &[0, 1, 1], &settings).is_err());
-        let scores = resampled_scores(&table, &[1, 1, 0, 1], &settings).unwrap();
+        assert!(resampled_scores(&table, &[0, 2], &settings, &Interrupt::default()).is_err());
+        assert!(resampled_scores(&table, &[0, -1], &settings, &Interrupt::default()).is_err());
+        assert!(resampled_scores(&table, &[0, 1, 1], &settings, &Interrupt::default()).is_err());
+        let scores =
+            resampled_scores(&table, &[1, 1, 0, 1], &settings, &Interrupt::default()).unwrap();
         assert_eq!(scores.len(), 2);
         assert_eq!(scores[0], Float32(100.0));
     }
@@ -321,7 +327,9 @@ mod tests {
         let system = [4, 4, 1, 2, 2, 2];
         let swaps = [false, false, true, true];
         // No swap: A is the system, B the baseline; all swapped: the reverse.
-        let (a, b) = randomization_scores(&baseline, &system, &swaps, &settings).unwrap();
+        let (a, b) =
+            randomization_scores(&baseline, &system, &swaps, &settings, &Interrupt::default())
+                .unwrap();
         let score = |h: u128, r: u128, m: u128| {
             let counts = crate::OrderCounts {
                 hypothesis: h,
@@ -332,6 +340,13 @@ mod tests {
         };
         assert_eq!(a, vec![score(6, 6, 3), score(6, 6, 4)]);
         assert_eq!(b, vec![score(6, 6, 4), score(6, 6, 3)]);
-        assert!(randomization_scores(&baseline, &system, &[true], &settings).is_err());
+        assert!(randomization_scores(
+            &baseline,
+            &system,
+            &[true],
+            &settings,
+            &Interrupt::default()
+        )
+        .is_err());
     }
 }

@@ -2,7 +2,8 @@
 
 use rayon::prelude::*;
 
-use crate::pool;
+use crate::memory::filled;
+use crate::pool::{self, Interrupt};
 use crate::segment::{add_segment_statistics, segment_score, segment_statistics};
 use crate::{ChrfError, Settings, Statistics};
 
@@ -48,38 +49,65 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
     }
 
     /// The statistics of every segment, in order.
-    pub fn segment_statistics(&self, settings: &Settings) -> Vec<Statistics> {
-        pool::run(|| {
-            (0..self.len())
-                .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
-                .map(|i| self.statistics_of(i, settings))
-                .collect()
+    pub fn segment_statistics(
+        &self,
+        settings: &Settings,
+        interrupt: &Interrupt,
+    ) -> Result<Vec<Statistics>, ChrfError> {
+        self.per_segment(Statistics::default(), interrupt, |i| {
+            self.statistics_of(i, settings)
         })
     }
 
     /// The float score of every segment: sacreBLEU's sentence scores.
-    pub fn segment_scores(&self, settings: &Settings) -> Result<Vec<f64>, ChrfError> {
-        pool::run(|| {
-            (0..self.len())
-                .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
-                .map(|i| {
-                    let references = self.references.iter().map(|stream| stream[i].as_ref());
-                    segment_score(self.hypotheses[i].as_ref(), references, settings)
-                })
-                .collect()
+    pub fn segment_scores(
+        &self,
+        settings: &Settings,
+        interrupt: &Interrupt,
+    ) -> Result<Vec<f64>, ChrfError> {
+        self.per_segment(0.0, interrupt, |i| {
+            let references = self.references.iter().map(|stream| stream[i].as_ref());
+            segment_score(self.hypotheses[i].as_ref(), references, settings)
         })
     }
 
+    /// One value per segment, into an output allocated (fallibly) before any work is done.
+    fn per_segment<T: Clone + Send>(
+        &self,
+        empty: T,
+        interrupt: &Interrupt,
+        value_of: impl Fn(usize) -> Result<T, ChrfError> + Sync,
+    ) -> Result<Vec<T>, ChrfError> {
+        let mut out = filled(self.len(), empty)?;
+        pool::run(|| {
+            out.par_iter_mut()
+                .enumerate()
+                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .try_for_each(|(i, slot)| {
+                    interrupt.check()?;
+                    *slot = value_of(i)?;
+                    Ok(())
+                })
+        })??;
+        Ok(out)
+    }
+
     /// The corpus statistics: the order-by-order sum over all segments.
-    pub fn statistics(&self, settings: &Settings) -> Result<Statistics, ChrfError> {
+    pub fn statistics(
+        &self,
+        settings: &Settings,
+        interrupt: &Interrupt,
+    ) -> Result<Statistics, ChrfError> {
         let zeros = || Statistics::zeros(settings.order_count());
         pool::run(|| {
+            // Each task holds a sum of every order: a few tasks per thread, not one per 64
+            // segments, when there are many orders.
+            let per_task = self.len() / (4 * rayon::current_num_threads());
             (0..self.len())
                 .into_par_iter()
-                .with_min_len(MIN_SEGMENTS_PER_TASK)
+                .with_min_len(per_task.max(MIN_SEGMENTS_PER_TASK))
                 .try_fold(zeros, |mut sum, i| {
+                    interrupt.check()?;
                     let references = self.references.iter().map(|stream| stream[i].as_ref());
                     let hypothesis = self.hypotheses[i].as_ref();
                     add_segment_statistics(hypothesis, references, settings, &mut sum)?;
@@ -87,10 +115,10 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
                 })
                 // Integer sums are exact, so the grouping rayon picks cannot change the result.
                 .try_reduce(zeros, |a, b| a.checked_add(&b))
-        })
+        })?
     }
 
-    fn statistics_of(&self, i: usize, settings: &Settings) -> Statistics {
+    fn statistics_of(&self, i: usize, settings: &Settings) -> Result<Statistics, ChrfError> {
         let references = self.references.iter().map(|stream| stream[i].as_ref());
         segment_statistics(self.hypotheses[i].as_ref(), references, settings)
     }
@@ -130,11 +158,13 @@ mod tests {
             .map(|i| format!("the segment {}", i * 7 % 13))
             .collect::<Vec<_>>()];
         let corpus = Corpus::new(&hyps, &refs).unwrap();
+        let none = Interrupt::default();
         let summed = corpus
-            .segment_statistics(&settings)
+            .segment_statistics(&settings, &none)
+            .unwrap()
             .iter()
             .try_fold(Statistics::zeros(8), |acc, s| acc.checked_add(s))
             .unwrap();
-        assert_eq!(corpus.statistics(&settings).unwrap(), summed);
+        assert_eq!(corpus.statistics(&settings, &none).unwrap(), summed);
     }
 }

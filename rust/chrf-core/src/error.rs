@@ -28,6 +28,8 @@ pub enum ChrfError {
     OutOfMemory { bytes: usize },
     /// The caller asked the computation to stop (Ctrl-C): partial results are discarded.
     Cancelled,
+    /// Not even one worker thread could be started (the message says why).
+    ThreadsUnavailable(String),
 }
 
 impl fmt::Display for ChrfError {
@@ -59,6 +61,7 @@ impl fmt::Display for ChrfError {
                 write!(f, "out of memory: could not allocate {bytes} bytes")
             }
             Self::Cancelled => f.write_str("the computation was cancelled"),
+            Self::ThreadsUnavailable(why) => f.write_str(why),
         }
     }
 }

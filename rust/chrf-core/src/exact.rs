@@ -5,6 +5,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::float::Run;
 use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
 /// Whether an order counts character or word n-grams.
@@ -88,6 +89,33 @@ pub fn components(stats: &Statistics, settings: &Settings) -> Result<Components,
         score: fraction * integer(100),
         cross_checked: fbeta.checked,
     })
+}
+
+/// The per-order-F score (on 0..100) of orders given as runs of equal orders: the mean of the
+/// per-order F-β values over all orders, an order without one counting as 0, as
+/// [`components`] computes it for `Averaging::PerOrderF`.
+pub(crate) fn per_order_f_score(
+    runs: impl IntoIterator<Item = Run>,
+    settings: &Settings,
+) -> Result<BigRational, ChrfError> {
+    let mut fbeta = CheckedFBeta {
+        beta_squared: settings.beta.squared(),
+        checked: false,
+    };
+    let (mut total, mut order_count) = (BigRational::zero(), 0);
+    for (counts, repeat) in runs {
+        order_count += repeat;
+        if repeat > 0 && counts.hypothesis > 0 && counts.reference > 0 {
+            let ratio =
+                |total: Count| BigRational::new(BigInt::from(counts.matching), BigInt::from(total));
+            let (p, r) = (ratio(counts.hypothesis), ratio(counts.reference));
+            total += fbeta.apply(&p, &r, "a per-order F")? * integer(repeat);
+        }
+    }
+    if order_count == 0 {
+        return Ok(BigRational::zero());
+    }
+    Ok(total / integer(order_count) * integer(100))
 }
 
 fn order_components(

@@ -8,7 +8,12 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-use crate::{components, Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
+use crate::exact::per_order_f_score;
+use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
+
+/// `repeat` consecutive orders with the same counts: how the many all-zero orders past a
+/// segment's length are passed without one value each.
+pub(crate) type Run = (OrderCounts, usize);
 
 /// sacreBLEU's stand-in for an undefined precision, recall or F.
 const EPS: f64 = 1e-16;
@@ -27,40 +32,76 @@ pub(crate) fn float_score_of_orders(
     orders: &[OrderCounts],
     settings: &Settings,
 ) -> Result<f64, ChrfError> {
-    if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
-        let stats = Statistics::from_orders(orders.to_vec());
-        return Ok(rational_to_f64(&components(&stats, settings)?.score));
+    if settings.averaging == Averaging::PerOrderF && orders.len() != settings.order_count() {
+        return Err(ChrfError::OrderCountMismatch {
+            expected: settings.order_count(),
+            found: orders.len(),
+        });
     }
-    Ok(sacrebleu_score(orders, settings))
+    float_score_of_runs(orders.iter().map(|&counts| (counts, 1)), settings)
+}
+
+/// [`float_score`] of per-order counts given as runs of equal orders.
+pub(crate) fn float_score_of_runs(
+    runs: impl IntoIterator<Item = Run>,
+    settings: &Settings,
+) -> Result<f64, ChrfError> {
+    if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
+        return Ok(rational_to_f64(&per_order_f_score(runs, settings)?));
+    }
+    Ok(sacrebleu_score_of_runs(runs, settings))
 }
 
 /// sacreBLEU's score (0..100) of the given statistics: `CHRF._compute_f_score`.
 ///
 /// Also what sacreBLEU compares to pick the best of several references for a segment.
 pub fn sacrebleu_score(orders: &[OrderCounts], settings: &Settings) -> f64 {
+    sacrebleu_score_of_runs(orders.iter().map(|&counts| (counts, 1)), settings)
+}
+
+/// [`sacrebleu_score`] of orders given as runs of equal orders, with the bits of the
+/// order-by-order loop: a run of k orders adds its values k times over, one rounding each
+/// (see [`add_repeatedly`]), in the orders' sequence.
+pub(crate) fn sacrebleu_score_of_runs(
+    runs: impl IntoIterator<Item = Run>,
+    settings: &Settings,
+) -> f64 {
     let factor = settings.beta.factor();
     let one_plus_factor = settings.beta.one_plus_factor();
     let mut eps_score = 0.0;
+    let mut order_count = 0usize;
     let mut effective_orders = 0u64;
     let (mut avg_prec, mut avg_rec) = (0.0, 0.0);
 
-    for counts in orders {
-        let (prec, rec) = precision_recall(counts);
-        let denom = factor * prec + rec;
-        eps_score += if denom > 0.0 {
-            one_plus_factor * prec * rec / denom
-        } else {
-            EPS
-        };
-        if counts.hypothesis > 0 && counts.reference > 0 {
-            avg_prec += prec;
-            avg_rec += rec;
-            effective_orders += 1;
+    // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
+    runs.into_iter().for_each(|(counts, repeat)| {
+        if repeat == 0 {
+            return;
         }
-    }
+        let add = |sum: f64, term: f64| match repeat {
+            1 => sum + term,
+            _ => add_repeatedly(sum, term, repeat),
+        };
+        let (prec, rec) = precision_recall(&counts);
+        if settings.eps_smoothing {
+            let denom = factor * prec + rec;
+            let f = if denom > 0.0 {
+                one_plus_factor * prec * rec / denom
+            } else {
+                EPS
+            };
+            eps_score = add(eps_score, f);
+        }
+        if counts.hypothesis > 0 && counts.reference > 0 {
+            avg_prec = add(avg_prec, prec);
+            avg_rec = add(avg_rec, rec);
+            effective_orders += repeat as u64;
+        }
+        order_count += repeat;
+    });
 
     if settings.eps_smoothing {
-        return 100.0 * eps_score / orders.len() as f64;
+        return 100.0 * eps_score / order_count as f64;
     }
     if effective_orders > 0 {
         avg_prec /= effective_orders as f64;
@@ -74,6 +115,67 @@ pub fn sacrebleu_score(orders: &[OrderCounts], settings: &Settings) -> f64 {
     } else {
         0.0
     }
+}
+
+/// `sum + term + term + …` with `times` additions, each rounded: the loop's bits, in
+/// O(binades crossed) rather than O(times) steps (the zero orders of a long order layout each
+/// add the same term to the eps-smoothed sum).
+///
+/// While sum and sum + term stay in one range of equal spacing u (a binade), every addition
+/// rounds term to the same multiple c of u, unless term/u is a tie (its rounding then depends
+/// on the sum's last bit): the additions that stay below the range's end are then one jump.
+pub(crate) fn add_repeatedly(mut sum: f64, term: f64, mut times: usize) -> f64 {
+    while times > 0 {
+        let next = sum + term;
+        if times == 1 || next == sum || !next.is_finite() {
+            // The last addition, or a fixed point: every further one gives the same value.
+            return next;
+        }
+        match jump(sum, term, times) {
+            Some((steps, value)) => (sum, times) = (value, times - steps),
+            None => (sum, times) = (next, times - 1),
+        }
+    }
+    sum
+}
+
+/// The value after as many of `times` additions of `term` as stay in the sum's binade
+/// (exactly sum + k·c·u), and that number k; `None` where a single addition is the way on.
+fn jump(sum: f64, term: f64, times: usize) -> Option<(usize, f64)> {
+    const TWO_POW_53: u64 = 1 << 53;
+    if !(sum >= 0.0 && term > 0.0 && sum < f64::MAX / 2.0) {
+        return None;
+    }
+    let biased_exponent = (sum.to_bits() >> 52) & 0x7FF;
+    // The spacing u of the sum's range, and the range's end in units of u: subnormals (and
+    // zero) are spaced 2^-1074 up to 2^-1022; binade e is spaced 2^(e-52) up to 2^(e+1).
+    let (spacing, end) = if biased_exponent == 0 {
+        (f64::from_bits(1), TWO_POW_53 / 2)
+    } else if biased_exponent > 52 {
+        (f64::from_bits((biased_exponent - 52) << 52), TWO_POW_53)
+    } else {
+        (f64::from_bits(1 << (biased_exponent - 1)), TWO_POW_53)
+    };
+    let units = term / spacing; // exact: a power-of-two scaling, and next != sum so units >= 1/2
+    if units >= TWO_POW_53 as f64 {
+        return None;
+    }
+    let whole = units.floor();
+    let fraction = units - whole;
+    if fraction == 0.5 {
+        return None;
+    }
+    let (whole, step) = (whole as u64, units.round() as u64);
+    let at = (sum / spacing) as u64; // exact: the sum is a multiple of its spacing
+                                     // Addition j (from 0) lands exactly on at + (j + 1)·step while at + j·step + units < end.
+    let room = end.checked_sub(at + 1 + whole)?;
+    let steps = usize::try_from(room.checked_div(step)? + 1)
+        .ok()?
+        .min(times);
+    if steps < 2 {
+        return None;
+    }
+    Some((steps, (at + steps as u64 * step) as f64 * spacing))
 }
 
 fn precision_recall(counts: &OrderCounts) -> (f64, f64) {
@@ -147,6 +249,105 @@ mod tests {
         // Order 1: P = R = 1/2, F = 1/2; order 2 undefined on both sides: F = eps.
         let got = sacrebleu_score(stats(&[(2, 2, 1), (0, 0, 0)]).orders(), &s);
         assert_eq!(got, 100.0 * (0.5 + EPS) / 2.0);
+    }
+
+    fn add_one_by_one(mut sum: f64, term: f64, times: usize) -> f64 {
+        for _ in 0..times {
+            sum += term;
+        }
+        sum
+    }
+
+    #[test]
+    fn repeated_additions_have_the_bits_of_the_loop() {
+        let eps_term = {
+            let (p, r, factor) = (EPS, EPS, 4.0);
+            5.0 * p * r / (factor * p + r)
+        };
+        let ulp_of_one = f64::EPSILON;
+        let terms = [
+            EPS,
+            eps_term,
+            0.0,
+            1.0 / 3.0,
+            0.1,
+            1.5 * ulp_of_one, // a tie at 1.0: rounds to even, so the sum alternates its steps
+            2.5 * ulp_of_one,
+            0.75 * ulp_of_one,
+            f64::from_bits(1),
+            f64::MIN_POSITIVE,
+            1e300,
+        ];
+        let sums = [
+            0.0,
+            EPS,
+            0.3,
+            1.0,
+            0.999_999_999_999,
+            7.5,
+            1e-310,
+            3.0e15,
+            1e308,
+        ];
+        for &term in &terms {
+            for &sum in &sums {
+                for times in [0, 1, 2, 3, 17, 1000, 65_535] {
+                    let expected = add_one_by_one(sum, term, times);
+                    let got = add_repeatedly(sum, term, times);
+                    assert_eq!(
+                        got.to_bits(),
+                        expected.to_bits(),
+                        "{sum:e} + {term:e} x {times}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn repeated_additions_jump_within_a_binade() {
+        // 0.3 + 1e-16 moves two units of 2^-54 at a time: all 1000 additions in one jump.
+        assert_eq!(jump(0.3, EPS, 1000).map(|(steps, _)| steps), Some(1000));
+        // A tie is left to one addition at a time.
+        assert_eq!(jump(1.0, 1.5 * f64::EPSILON, 1000), None);
+    }
+
+    #[test]
+    fn runs_score_as_the_orders_they_stand_for() {
+        let orders = [
+            (5, 4, 3),
+            (0, 0, 0),
+            (0, 0, 0),
+            (4, 3, 1),
+            (0, 3, 0),
+            (0, 3, 0),
+            (2, 0, 0),
+            (0, 0, 0),
+        ];
+        let counts: Vec<OrderCounts> = stats(&orders).orders().to_vec();
+        let runs = [
+            (counts[0], 1),
+            (counts[1], 2),
+            (counts[3], 1),
+            (counts[4], 2),
+            (counts[6], 1),
+            (counts[7], 1),
+        ];
+        for (eps_smoothing, averaging) in [
+            (false, Averaging::PrecisionRecall),
+            (true, Averaging::PrecisionRecall),
+            (false, Averaging::PerOrderF),
+        ] {
+            for beta in [1, 2, 3] {
+                let mut s = settings(6, 2);
+                s.beta = Beta::integer(beta).unwrap();
+                s.eps_smoothing = eps_smoothing;
+                s.averaging = averaging;
+                let whole = float_score_of_orders(&counts, &s).unwrap();
+                let of_runs = float_score_of_runs(runs, &s).unwrap();
+                assert_eq!(whole.to_bits(), of_runs.to_bits(), "{s:?}");
+            }
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod corpus;
 mod error;
 mod exact;
 mod float;
+mod memory;
 pub mod ngrams;
 pub mod pool;
 mod segment;

@@ -6,13 +6,20 @@
 //! for every order, with no hashing and therefore no collisions to worry about.
 //!
 //! When the units are small (callers map code points to dense per-segment ids), a whole window
-//! packs into one `u64` or `u128`, and the sort compares integers; otherwise windows are
-//! compared as slices.
+//! packs into one `u64` or `u128`, and the sort compares integers. Otherwise (long orders) the
+//! windows are the suffixes of both texts, sorted by prefix doubling, and the units two adjacent
+//! windows share come from their longest common prefix (Kasai's algorithm): time and memory stay
+//! linear in the texts whatever the order.
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 
+use crate::memory::{held, out_of_memory, refill, reserve};
+use crate::ChrfError;
+
 mod lanes;
+mod suffixes;
 use lanes::{Lanes, Step};
+use suffixes::Suffixes;
 
 /// Reusable buffers, so that scoring many segments does not allocate per segment.
 #[derive(Default)]
@@ -20,55 +27,66 @@ pub struct MatchScratch {
     buckets: Vec<u32>,
     keys64: [Vec<u64>; 2],
     keys128: [Vec<u128>; 2],
-    windows: Vec<Window>,
+    suffixes: Suffixes,
+    tally: LargeTally,
 }
 
-/// A window of the generic path: its start, length (≤ max order) and side (0 hyp, 1 ref).
-#[derive(Clone, Copy)]
-struct Window {
-    start: u32,
-    len: u32,
-    side: u8,
+impl MatchScratch {
+    /// The heap bytes the buffers hold on to.
+    pub fn held_bytes(&self) -> usize {
+        held(&self.buckets)
+            + self.keys64.iter().map(held).sum::<usize>()
+            + self.keys128.iter().map(held).sum::<usize>()
+            + self.suffixes.held_bytes()
+            + held(&self.tally.deltas)
+            + held(&self.tally.open)
+    }
 }
 
 /// Adds, for every order n in 1..=matches.len(), the clipped match count of `hyp` against
 /// `reference` to `matches[n - 1]`.
+///
+/// Fails only when a buffer cannot be allocated. Positions and counts are 32-bit, so texts of
+/// 2^32 units or more together are refused the same way: their windows alone would need more
+/// than 64 GiB.
 pub fn add_clipped_matches(
     hyp: &[u32],
     reference: &[u32],
     scratch: &mut MatchScratch,
     matches: &mut [u64],
-) {
+) -> Result<(), ChrfError> {
     let max_order = matches.len();
     if max_order == 0 || hyp.is_empty() || reference.is_empty() {
-        return;
+        return Ok(());
+    }
+    let windows = hyp.len() + reference.len();
+    if windows >= u32::MAX as usize - 2 {
+        return Err(out_of_memory::<u128>(windows));
     }
     let max_unit = hyp.iter().chain(reference).copied().max().unwrap_or(0);
     // Slots hold unit + 1, so that 0 marks the empty slots of windows cut short by the end.
     let slot_bits = u64::BITS - (u64::from(max_unit) + 1).leading_zeros();
-    let key_bits = slot_bits as usize * max_order + 1; // one low bit tags the side
-    let small = max_order <= SMALL_ORDERS && hyp.len() + reference.len() <= SMALL_WINDOWS;
+    let key_bits = (slot_bits as usize)
+        .saturating_mul(max_order)
+        .saturating_add(1); // + side tag
+    let small = max_order <= SMALL_ORDERS && windows <= SMALL_WINDOWS;
+    let MatchScratch {
+        buckets,
+        keys64,
+        keys128,
+        suffixes,
+        tally: large,
+    } = scratch;
     if key_bits <= 64 {
-        let (keys, slots) = packed_sorted(
-            hyp,
-            reference,
-            (slot_bits, max_order),
-            &mut scratch.keys64,
-            &mut scratch.buckets,
-        );
-        tally(packed_steps(keys, slots), small, matches);
+        let (keys, slots) = packed_sorted(hyp, reference, (slot_bits, max_order), keys64, buckets)?;
+        tally(packed_steps(keys, slots), small, matches, large)
     } else if key_bits <= 128 {
-        let (keys, slots) = packed_sorted(
-            hyp,
-            reference,
-            (slot_bits, max_order),
-            &mut scratch.keys128,
-            &mut scratch.buckets,
-        );
-        tally(packed_steps(keys, slots), small, matches);
+        let (keys, slots) =
+            packed_sorted(hyp, reference, (slot_bits, max_order), keys128, buckets)?;
+        tally(packed_steps(keys, slots), small, matches, large)
     } else {
-        let windows = sorted_windows(hyp, reference, max_order, &mut scratch.windows);
-        tally(generic_steps(hyp, reference, windows), small, matches);
+        let steps = suffixes.sorted_steps(hyp, reference, max_order)?;
+        tally(steps, small, matches, large)
     }
 }
 
@@ -85,13 +103,19 @@ const SMALL_WINDOWS: usize = i16::MAX as usize;
 // adds min(hypothesis windows, reference windows) to the order's matches.
 
 /// Adds the matches of the steps to `matches`.
-fn tally(steps: impl Iterator<Item = (usize, usize)>, small: bool, matches: &mut [u64]) {
+fn tally(
+    steps: impl Iterator<Item = (usize, usize)>,
+    small: bool,
+    matches: &mut [u64],
+    large: &mut LargeTally,
+) -> Result<(), ChrfError> {
     if small {
         for (out, count) in matches.iter_mut().zip(tally_small(steps)) {
             *out += count;
         }
+        Ok(())
     } else {
-        tally_large(steps, matches);
+        large.add(steps, matches)
     }
 }
 
@@ -112,23 +136,76 @@ fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDER
 /// window can match, and those of order n are the runs of steps sharing at least n units. The
 /// orders with an open run are always 1..=depth, so a step opens or closes only the orders
 /// between the previous depth and its own ℓ, and a run's counts come from running totals.
-fn tally_large(steps: impl Iterator<Item = (usize, usize)>, matches: &mut [u64]) {
-    let mut run_start: Vec<[u64; 2]> = Vec::new();
-    let mut seen = [0u64; 2];
-    let mut seen_before_previous = [0u64; 2];
-    for (shared, side) in steps.chain(std::iter::once((0, 0))) {
-        let shared = shared.min(matches.len());
-        while run_start.len() > shared {
-            if let Some(start) = run_start.pop() {
-                let (hyp, reference) = (seen[0] - start[0], seen[1] - start[1]);
-                matches[run_start.len()] += hyp.min(reference);
+///
+/// Orders opened by the same step share their start, and so their counts for as long as they
+/// stay open: they are held as one range, and a range closing adds its min(hyp, ref) to all its
+/// orders at once through a difference array. A text repeating itself opens and closes long
+/// ranges of orders step after step, which stays O(windows + orders) this way.
+#[derive(Default)]
+struct LargeTally {
+    /// Per order n (index n - 1): matches of n minus those of n - 1, modulo 2^64.
+    deltas: Vec<u64>,
+    /// The open ranges, lowest orders first.
+    open: Vec<OpenRange>,
+}
+
+/// Orders from `lowest` up to the next range's lowest (exclusive), or up to the depth for the
+/// last range, opened when `start` windows of each side had been seen.
+#[derive(Clone, Copy)]
+struct OpenRange {
+    lowest: usize,
+    start: [u64; 2],
+}
+
+impl LargeTally {
+    fn add(
+        &mut self,
+        steps: impl Iterator<Item = (usize, usize)>,
+        matches: &mut [u64],
+    ) -> Result<(), ChrfError> {
+        let max_order = matches.len();
+        refill(&mut self.deltas, max_order + 1, 0)?;
+        self.open.clear();
+        let mut depth = 0;
+        let mut seen = [0u64; 2];
+        let mut seen_before_previous = [0u64; 2];
+        for (shared, side) in steps.chain(std::iter::once((0, 0))) {
+            let shared = shared.min(max_order);
+            while depth > shared {
+                let Some(range) = self.open.last_mut() else {
+                    break;
+                };
+                let matched = (seen[0] - range.start[0]).min(seen[1] - range.start[1]);
+                let lowest_closed = range.lowest.max(shared + 1);
+                // Orders lowest_closed..=depth, at indices lowest_closed - 1..depth.
+                self.deltas[lowest_closed - 1] =
+                    self.deltas[lowest_closed - 1].wrapping_add(matched);
+                self.deltas[depth] = self.deltas[depth].wrapping_sub(matched);
+                depth = lowest_closed - 1;
+                if range.lowest > shared {
+                    self.open.pop();
+                }
             }
+            if depth < shared {
+                if self.open.len() == self.open.capacity() {
+                    reserve(&mut self.open, 1)?;
+                }
+                self.open.push(OpenRange {
+                    lowest: depth + 1,
+                    start: seen_before_previous,
+                });
+                depth = shared;
+            }
+            seen_before_previous = seen;
+            seen[side & 1] += 1;
         }
-        while run_start.len() < shared {
-            run_start.push(seen_before_previous);
+        // The true prefix sums are counts of windows, so they fit: the wrapping cancels out.
+        let mut running = 0u64;
+        for (out, delta) in matches.iter_mut().zip(&self.deltas) {
+            running = running.wrapping_add(*delta);
+            *out += running;
         }
-        seen_before_previous = seen;
-        seen[side & 1] += 1;
+        Ok(())
     }
 }
 
@@ -186,12 +263,13 @@ fn packed_sorted<'k, K: Key>(
     (slot_bits, max_order): (u32, usize),
     [keys, spare]: &'k mut [Vec<K>; 2],
     buckets: &mut Vec<u32>,
-) -> (&'k [K], SlotTable) {
+) -> Result<(&'k [K], SlotTable), ChrfError> {
     keys.clear();
+    reserve(keys, hyp.len() + reference.len())?;
     push_packed_windows(hyp, max_order, slot_bits, K::ZERO, keys);
     push_packed_windows(reference, max_order, slot_bits, K::TAG, keys);
-    sort_keys(keys, spare, buckets, slot_bits);
-    (keys, SlotTable::new(K::BITS, slot_bits, max_order))
+    sort_keys(keys, spare, buckets, slot_bits)?;
+    Ok((keys, SlotTable::new(K::BITS, slot_bits, max_order)))
 }
 
 /// The tally steps of sorted keys. The first key is compared with the empty key, with which it
@@ -215,10 +293,10 @@ fn sort_keys<K: Key>(
     spare: &mut Vec<K>,
     buckets: &mut Vec<u32>,
     slot_bits: u32,
-) {
+) -> Result<(), ChrfError> {
     if slot_bits > MAX_BUCKET_BITS {
         keys.sort_unstable();
-        return;
+        return Ok(());
     }
     let first_unit = |key: K| key.top_bits(slot_bits) as usize;
     buckets.clear();
@@ -229,8 +307,7 @@ fn sort_keys<K: Key>(
     for i in 1..buckets.len() {
         buckets[i] += buckets[i - 1];
     }
-    spare.clear();
-    spare.resize(keys.len(), K::ZERO);
+    refill(spare, keys.len(), K::ZERO)?;
     for &key in keys.iter() {
         let slot = &mut buckets[first_unit(key)];
         spare[*slot as usize] = key;
@@ -246,6 +323,7 @@ fn sort_keys<K: Key>(
         start = start.max(end);
     }
     std::mem::swap(keys, spare);
+    Ok(())
 }
 
 /// Per bit position of a key, the number of whole slots above it, capped at the max order:
@@ -287,6 +365,7 @@ impl SlotTable {
 }
 
 /// Pushes one key per start position: units plus one, first unit in the top slot, tag in bit 0.
+/// The caller has reserved room for them.
 fn push_packed_windows<K: Key>(
     units: &[u32],
     max_order: usize,
@@ -295,7 +374,6 @@ fn push_packed_windows<K: Key>(
     keys: &mut Vec<K>,
 ) {
     let lowest_slot = K::BITS - slot_bits * max_order as u32;
-    keys.reserve(units.len());
     // Units enter at the lowest slot and move up one slot per step: after the unit at t, the
     // key holds the window that starts at t + 1 - max_order.
     let mut key = K::ZERO;
@@ -312,49 +390,6 @@ fn push_packed_windows<K: Key>(
         key <<= slot_bits;
         keys.push(key | tag);
     }
-}
-
-/// All windows of both texts, truncated to `max_order` units, sorted as unit slices.
-fn sorted_windows<'w>(
-    hyp: &[u32],
-    reference: &[u32],
-    max_order: usize,
-    windows: &'w mut Vec<Window>,
-) -> &'w [Window] {
-    let sides = [hyp, reference];
-    windows.clear();
-    for (side, units) in sides.iter().enumerate() {
-        windows.extend((0..units.len()).map(|start| Window {
-            start: start as u32,
-            len: (units.len() - start).min(max_order) as u32,
-            side: side as u8,
-        }));
-    }
-    windows.sort_unstable_by(|a, b| window_units(sides, a).cmp(window_units(sides, b)));
-    windows
-}
-
-fn window_units<'u>(sides: [&'u [u32]; 2], w: &Window) -> &'u [u32] {
-    &sides[usize::from(w.side)][w.start as usize..(w.start + w.len) as usize]
-}
-
-fn generic_steps<'a>(
-    hyp: &'a [u32],
-    reference: &'a [u32],
-    windows: &'a [Window],
-) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let sides = [hyp, reference];
-    let mut previous: &[u32] = &[];
-    windows.iter().map(move |window| {
-        let current = window_units(sides, window);
-        let shared = common_prefix(previous, current);
-        previous = current;
-        (shared, usize::from(window.side))
-    })
-}
-
-fn common_prefix(a: &[u32], b: &[u32]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 #[cfg(test)]
@@ -400,7 +435,7 @@ mod tests {
 
     fn matches(hyp: &[u32], reference: &[u32], max_order: usize) -> Vec<u64> {
         let mut out = vec![0; max_order];
-        add_clipped_matches(hyp, reference, &mut MatchScratch::default(), &mut out);
+        add_clipped_matches(hyp, reference, &mut MatchScratch::default(), &mut out).unwrap();
         out
     }
 
@@ -446,6 +481,90 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn long_orders_agree_with_counting() {
+        // Orders past 128 key bits take the suffix-sorting path, for any alphabet.
+        for alphabet in [&[5, 6][..], &[0, 1, 2, 3], &[7, u32::MAX, 0]] {
+            let seqs = sequences(0xD1B5_4A32_D192_ED03, 120, alphabet);
+            for pair in seqs.chunks(2) {
+                let long: Vec<u32> = pair[0].repeat(4);
+                for max_order in [65, 200] {
+                    assert_eq!(
+                        matches(&long, &pair[1], max_order),
+                        by_counting(&long, &pair[1], max_order),
+                        "{pair:?} order {max_order}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn self_repeating_texts_agree_with_counting() {
+        for (i, x) in sequences(0x2545_F491_4F6C_DD1D, 40, &[1, 2, 3, 9])
+            .iter()
+            .enumerate()
+        {
+            let twice = x.repeat(2);
+            let thrice = x.repeat(3);
+            let max_order = 3 * x.len() + i % 3;
+            for (hyp, reference) in [(&twice, x), (&thrice, &twice), (&twice, &twice)] {
+                assert_eq!(
+                    matches(hyp, reference, max_order),
+                    by_counting(hyp, reference, max_order),
+                    "{hyp:?} / {reference:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_one_unit_match_in_closed_form() {
+        // n units against m: order k matches min(n, m) - k + 1 times.
+        for (n, m) in [(1, 1), (300, 200), (2000, 2000)] {
+            let (hyp, reference) = (vec![0u32; n], vec![0u32; m]);
+            for max_order in [1, 7, 300, 5000] {
+                let expected: Vec<u64> = (1..=max_order)
+                    .map(|k| (n.min(m) + 1).saturating_sub(k) as u64)
+                    .collect();
+                assert_eq!(matches(&hyp, &reference, max_order), expected, "{n} {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_distinct_units_agree_with_counting() {
+        let shuffled = |seed: u64, len: u32, step: u32| -> Vec<u32> {
+            (0..len).map(|i| (i * step + seed as u32) % len).collect()
+        };
+        let hyp = shuffled(3, 500, 7);
+        let mut reference = shuffled(11, 500, 7);
+        reference.extend(hyp[100..180].iter().copied());
+        let wide: Vec<u32> = hyp.iter().map(|&u| u32::MAX - u).collect();
+        for max_order in [2, 9, 100, 600] {
+            assert_eq!(
+                matches(&hyp, &reference, max_order),
+                by_counting(&hyp, &reference, max_order)
+            );
+            assert_eq!(
+                matches(&wide, &wide, max_order),
+                by_counting(&wide, &wide, max_order)
+            );
+        }
+    }
+
+    #[test]
+    fn one_scratch_serves_calls_of_every_path() {
+        let mut scratch = MatchScratch::default();
+        let seqs = sequences(77, 60, &[0, 1, 2, 1000]);
+        for (k, pair) in seqs.chunks(2).enumerate() {
+            let max_order = [3, 12, 70][k % 3];
+            let mut out = vec![0; max_order];
+            add_clipped_matches(&pair[0], &pair[1], &mut scratch, &mut out).unwrap();
+            assert_eq!(out, by_counting(&pair[0], &pair[1], max_order));
         }
     }
 

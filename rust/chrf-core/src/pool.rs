@@ -1,54 +1,206 @@
-//! The thread pool behind every parallel computation of the crate.
+//! The thread pool behind every parallel computation of the crate, and how a caller stops it.
 //!
-//! Its size is `$CHRF_NUM_THREADS` when that is a positive integer, else the number of CPUs the
-//! process may use. It is rebuilt in a forked child: a fork copies the pool's bookkeeping but
-//! not its worker threads, so work handed to the parent's pool would wait forever (the classic
-//! hang of rayon, and of OpenMP, under `multiprocessing`).
+//! The pool is safe across `fork`: no lock guards it (an `ArcSwap` is lock-free for readers and
+//! writers), so a fork can never copy a held lock into the child, whatever other threads were
+//! doing. A forked child finds the parent's pool by its process id and builds its own: the
+//! parent's worker threads do not exist there, so its pool is leaked, never dropped (dropping
+//! would wake threads that are gone).
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
+use arc_swap::ArcSwapOption;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-/// The pool and the process it belongs to.
-static POOL: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
+use crate::ChrfError;
+
+/// The pool of one process, with the thread count it was built for.
+struct Pool {
+    pid: u32,
+    threads: usize,
+    pool: Result<ThreadPool, String>,
+}
+
+static POOL: ArcSwapOption<Pool> = ArcSwapOption::const_empty();
+/// Threads asked for by [`set_thread_count`]; 0 for the default.
+static REQUESTED: AtomicUsize = AtomicUsize::new(0);
+/// The CPUs this process may use, once known (0 before): asking the system costs microseconds.
+static CPUS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many threads a pool may have: more than a few per CPU only adds start-up cost and memory.
+pub fn max_thread_count() -> usize {
+    4 * cpu_count()
+}
+
+/// Sets the number of threads of the pool (`None`: one per CPU). The next computation starts a
+/// pool of that size; results do not depend on it.
+pub fn set_thread_count(threads: Option<usize>) -> Result<(), ChrfError> {
+    let requested = threads.unwrap_or(0);
+    if threads.is_some() && !(1..=max_thread_count()).contains(&requested) {
+        return Err(ChrfError::InvalidSettings(format!(
+            "the thread count must be from 1 to {}, not {requested}",
+            max_thread_count()
+        )));
+    }
+    REQUESTED.store(requested, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The number of threads parallel work uses.
+pub fn thread_count() -> usize {
+    match REQUESTED.load(Ordering::Relaxed) {
+        0 => cpu_count(),
+        n => n,
+    }
+}
+
+fn cpu_count() -> usize {
+    match CPUS.load(Ordering::Relaxed) {
+        0 => {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            CPUS.store(cpus, Ordering::Relaxed);
+            cpus
+        }
+        n => n,
+    }
+}
 
 /// Runs `work` in the crate's pool, so that the rayon iterators inside it use that pool.
-pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    match pool() {
-        Some(pool) => pool.install(work),
-        // No thread could be started: rayon's global pool is all that is left.
-        None => work(),
+pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> Result<R, ChrfError> {
+    let pool = current();
+    match &pool.pool {
+        Ok(threads) => Ok(threads.install(work)),
+        Err(why) => Err(ChrfError::ThreadsUnavailable(why.clone())),
     }
 }
 
-/// The number of threads the pool runs.
-pub fn thread_count() -> usize {
-    std::env::var("CHRF_NUM_THREADS")
-        .ok()
-        .and_then(|value| value.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+/// Runs `work` in the pool while the calling thread asks `stop` every [`POLL_INTERVAL`] whether
+/// to interrupt it; once `stop` says yes, `work`'s [`Interrupt`] is raised, and work that checks
+/// it returns [`ChrfError::Cancelled`] at its next check.
+pub fn run_interruptible<R: Send>(
+    work: impl FnOnce(&Interrupt) -> Result<R, ChrfError> + Send,
+    mut stop: impl FnMut() -> bool,
+) -> Result<R, ChrfError> {
+    let pool = current();
+    let threads = match &pool.pool {
+        Ok(threads) => threads,
+        Err(why) => return Err(ChrfError::ThreadsUnavailable(why.clone())),
+    };
+    let interrupt = Interrupt::default();
+    if threads.current_thread_index().is_some() {
+        // Already on one of the pool's threads: the outer call polls.
+        return work(&interrupt);
+    }
+    let (sender, receiver) = mpsc::channel();
+    threads.in_place_scope(|scope| {
+        let interrupt = &interrupt;
+        scope.spawn(move |_| {
+            // The receiver outlives the scope, so the send cannot fail.
+            let _ = sender.send(work(interrupt));
+        });
+        loop {
+            match receiver.recv_timeout(POLL_INTERVAL) {
+                Ok(result) => return result,
+                Err(mpsc::RecvTimeoutError::Timeout) if stop() => interrupt.raise(),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                // The work panicked: the scope re-raises the panic when it ends.
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(ChrfError::Cancelled),
+            }
+        }
+    })
 }
 
-fn pool() -> Option<Arc<ThreadPool>> {
-    let pid = std::process::id();
-    let mut slot = POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((owner, pool)) = slot.as_ref() {
-        if *owner == pid {
-            return Some(Arc::clone(pool));
+/// How often [`run_interruptible`] asks whether to stop: well under the second a user waits
+/// after Ctrl-C, and rare enough to cost nothing.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
+
+/// A request to stop, shared by a caller and the work it runs. Long loops call
+/// [`Interrupt::check`] between chunks of work.
+#[derive(Debug, Default)]
+pub struct Interrupt(AtomicBool);
+
+impl Interrupt {
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// `Err(Cancelled)` once the interrupt is raised.
+    pub fn check(&self) -> Result<(), ChrfError> {
+        if self.0.load(Ordering::Relaxed) {
+            Err(ChrfError::Cancelled)
+        } else {
+            Ok(())
         }
     }
-    // First use, or a forked child holding the parent's pool: its threads do not exist here,
-    // so it is leaked rather than dropped (dropping would signal threads that are gone).
-    if let Some((_, stale)) = slot.take() {
-        std::mem::forget(stale);
+}
+
+/// This process's pool at the wanted size, built on first use, after a fork, or after the
+/// thread count changed.
+fn current() -> Arc<Pool> {
+    let pid = std::process::id();
+    let threads = thread_count();
+    if let Some(pool) = POOL.load_full() {
+        if pool.pid == pid && pool.threads == threads {
+            return pool;
+        }
     }
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(thread_count())
-        .thread_name(|i| format!("chrf-{i}"))
-        .build()
-        .ok()
-        .map(Arc::new)?;
-    *slot = Some((pid, Arc::clone(&pool)));
-    Some(pool)
+    let fresh = Arc::new(Pool {
+        pid,
+        threads,
+        pool: build(threads),
+    });
+    if let Some(previous) = POOL.swap(Some(Arc::clone(&fresh))) {
+        if previous.pid != pid {
+            std::mem::forget(previous);
+        }
+    }
+    fresh
+}
+
+/// A pool of `threads` threads, or of one if the system refuses that many.
+fn build(threads: usize) -> Result<ThreadPool, String> {
+    let builder = |threads| {
+        ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("chrf-{i}"))
+            .build()
+    };
+    builder(threads).or_else(|error| {
+        builder(1).map_err(|_| format!("could not start {threads} worker threads: {error}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use rayon::prelude::*;
+
+    #[test]
+    fn an_interrupt_stops_work_that_checks_it() {
+        let polls = AtomicUsize::new(0);
+        let result: Result<(), ChrfError> = run_interruptible(
+            |interrupt| loop {
+                interrupt.check()?;
+                std::thread::sleep(Duration::from_millis(1));
+            },
+            || polls.fetch_add(1, Ordering::Relaxed) >= 2,
+        );
+        assert_eq!(result, Err(ChrfError::Cancelled));
+        assert_eq!(polls.load(Ordering::Relaxed), 3);
+    }
+
+    #[test]
+    fn work_that_ends_returns_its_result() {
+        let sum = run_interruptible(|_| Ok((0..1000u64).into_par_iter().sum::<u64>()), || false);
+        assert_eq!(sum, Ok(499_500));
+    }
+
+    #[test]
+    fn thread_counts_outside_the_bound_are_refused() {
+        assert!(set_thread_count(Some(0)).is_err());
+        assert!(set_thread_count(Some(max_thread_count() + 1)).is_err());
+        assert_eq!(REQUESTED.load(Ordering::Relaxed), 0);
+    }
 }

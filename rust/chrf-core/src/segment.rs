@@ -6,15 +6,22 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::float::float_score_of_orders;
+use crate::float::{float_score_of_runs, sacrebleu_score_of_runs};
+use crate::memory::{filled, held, out_of_memory, push, refill, reserve};
 use crate::ngrams::{add_clipped_matches, MatchScratch};
+use crate::stats::PairCounts;
 use crate::text::{for_each_char_unit, for_each_word_token};
-use crate::{sacrebleu_score, ChrfError, Count, OrderCounts, Settings, Statistics};
+use crate::{ChrfError, Count, OrderCounts, Settings, Statistics};
 
 thread_local! {
     /// One set of buffers per thread, reused from segment to segment and call to call.
     static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
 }
+
+/// Buffers holding more than this after a segment are given back rather than kept for the next
+/// one: a thread must not hold a large segment's peak for the life of the process, while the
+/// small segments of a corpus reuse their buffers without allocating.
+const KEPT_BYTES: usize = 1 << 20;
 
 /// The statistics of `hypothesis` against the reference whose sacreBLEU sentence score is
 /// highest, the first one on ties (SPEC §5). An empty reference is a reference; no reference
@@ -23,10 +30,10 @@ pub fn segment_statistics<'t>(
     hypothesis: &'t str,
     references: impl IntoIterator<Item = &'t str>,
     settings: &Settings,
-) -> Statistics {
+) -> Result<Statistics, ChrfError> {
     with_buffers(|buffers| {
-        let best = buffers.best_counts(hypothesis, references, settings);
-        Statistics::from_orders(best.to_vec())
+        buffers.best_counts(hypothesis, references, settings)?;
+        buffers.best.statistics(settings)
     })
 }
 
@@ -39,8 +46,8 @@ pub fn add_segment_statistics<'t>(
     total: &mut Statistics,
 ) -> Result<(), ChrfError> {
     with_buffers(|buffers| {
-        let best = buffers.best_counts(hypothesis, references, settings);
-        total.checked_add_orders(best)
+        buffers.best_counts(hypothesis, references, settings)?;
+        buffers.best.add_to(total, settings)
     })
 }
 
@@ -51,14 +58,20 @@ pub fn segment_score<'t>(
     settings: &Settings,
 ) -> Result<f64, ChrfError> {
     with_buffers(|buffers| {
-        let best = buffers.best_counts(hypothesis, references, settings);
-        float_score_of_orders(best, settings)
+        buffers.best_counts(hypothesis, references, settings)?;
+        float_score_of_runs(buffers.best.runs(settings), settings)
     })
 }
 
 fn with_buffers<T>(f: impl FnOnce(&mut Buffers) -> T) -> T {
     BUFFERS.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buffers) => f(&mut buffers),
+        Ok(mut buffers) => {
+            let result = f(&mut buffers);
+            if buffers.held_bytes() > KEPT_BYTES {
+                *buffers = Buffers::default();
+            }
+            result
+        }
         // Only reachable if a caller nests segment scoring inside itself; fresh buffers do.
         Err(_) => f(&mut Buffers::default()),
     })
@@ -73,42 +86,57 @@ struct Buffers {
     hyp_words: Vec<u32>,
     ref_words: Vec<u32>,
     matches: Vec<u64>,
-    pair: Vec<OrderCounts>,
-    best: Vec<OrderCounts>,
+    pair: PairCounts,
+    best: PairCounts,
     scratch: MatchScratch,
 }
 
 impl Buffers {
+    /// The heap bytes held, but for the fixed code point table.
+    fn held_bytes(&self) -> usize {
+        let units = [
+            &self.hyp_chars,
+            &self.ref_chars,
+            &self.hyp_words,
+            &self.ref_words,
+        ];
+        units.into_iter().map(held).sum::<usize>()
+            + self.char_ids.held_bytes()
+            + self.words.held_bytes()
+            + held(&self.matches)
+            + self.pair.held_bytes()
+            + self.best.held_bytes()
+            + self.scratch.held_bytes()
+    }
+
     /// The counts against the best reference, in `self.best`.
     fn best_counts<'t>(
         &mut self,
         hypothesis: &'t str,
         references: impl IntoIterator<Item = &'t str>,
         settings: &Settings,
-    ) -> &[OrderCounts] {
+    ) -> Result<(), ChrfError> {
         self.char_ids.clear();
-        self.chars(hypothesis, settings, Side::Hypothesis);
+        self.chars(hypothesis, settings, Side::Hypothesis)?;
         let with_words = settings.word_order() > 0;
         self.best.clear();
-        self.best
-            .resize(settings.order_count(), OrderCounts::default());
         let mut best_f = -1.0;
         let references = references.into_iter();
         let only_one = references.size_hint() == (1, Some(1));
         for reference in references {
-            self.chars(reference, settings, Side::Reference);
+            self.chars(reference, settings, Side::Reference)?;
             if with_words {
                 self.words.ids(
                     [hypothesis, reference],
                     [&mut self.hyp_words, &mut self.ref_words],
-                );
+                )?;
             }
-            self.pair_counts(settings);
+            self.pair_counts(settings)?;
             // With one reference there is nothing to choose, so no F to compute.
             let f = if only_one {
                 0.0
             } else {
-                sacrebleu_score(&self.pair, settings)
+                sacrebleu_score_of_runs(self.pair.runs(settings), settings)
             };
             // sacreBLEU starts from -1.0 and replaces only on a strictly greater F.
             if f > best_f {
@@ -116,51 +144,58 @@ impl Buffers {
                 std::mem::swap(&mut self.best, &mut self.pair);
             }
         }
-        &self.best
+        Ok(())
     }
 
     /// The text's code points as dense ids shared by the segment's texts: small ids pack more
     /// window units into one integer key.
-    fn chars(&mut self, text: &str, settings: &Settings, side: Side) {
+    fn chars(&mut self, text: &str, settings: &Settings, side: Side) -> Result<(), ChrfError> {
         let units = match side {
             Side::Hypothesis => &mut self.hyp_chars,
             Side::Reference => &mut self.ref_chars,
         };
         units.clear();
-        units.reserve(text.len());
+        if settings.char_order() == 0 {
+            return Ok(());
+        }
+        reserve(units, text.len())?; // at least one byte per code point: no push reallocates
         let ids = &mut self.char_ids;
         for_each_char_unit(text, settings.include_whitespace, |unit| {
             units.push(ids.id(unit))
         });
+        Ok(())
     }
 
     /// The counts of the current hypothesis against the current reference, in `self.pair`.
-    fn pair_counts(&mut self, settings: &Settings) {
-        self.pair.clear();
-        for (hyp, reference, max_order) in [
+    fn pair_counts(&mut self, settings: &Settings) -> Result<(), ChrfError> {
+        let sides = [
             (&self.hyp_chars, &self.ref_chars, settings.char_order()),
             (&self.hyp_words, &self.ref_words, settings.word_order()),
-        ] {
-            self.matches.clear();
-            self.matches.resize(max_order, 0);
-            add_clipped_matches(hyp, reference, &mut self.scratch, &mut self.matches);
-            self.pair
-                .extend(self.matches.iter().enumerate().map(|(i, &matching)| {
-                    let n = i + 1;
-                    let reference = window_count(reference.len(), n);
-                    let hypothesis = window_count(hyp.len(), n);
-                    OrderCounts {
-                        // sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
-                        hypothesis: if reference == 0 && !settings.count_hyp_without_ref {
-                            0
-                        } else {
-                            hypothesis
-                        },
-                        reference,
-                        matching: matching.into(),
-                    }
-                }));
+        ];
+        for ((hyp, reference, max_order), out) in sides.into_iter().zip(&mut self.pair.kinds) {
+            // Orders past both lengths are all zero; orders past either length match nothing.
+            let kept = max_order.min(hyp.len().max(reference.len()));
+            let matched = kept.min(hyp.len()).min(reference.len());
+            refill(&mut self.matches, matched, 0)?;
+            add_clipped_matches(hyp, reference, &mut self.scratch, &mut self.matches)?;
+            out.clear();
+            reserve(out, kept)?;
+            out.extend((1..=kept).map(|n| {
+                let reference = window_count(reference.len(), n);
+                let hypothesis = window_count(hyp.len(), n);
+                OrderCounts {
+                    // sacreBLEU: "don't count hits if no reference exists" (SPEC §1.4).
+                    hypothesis: if reference == 0 && !settings.count_hyp_without_ref {
+                        0
+                    } else {
+                        hypothesis
+                    },
+                    reference,
+                    matching: self.matches.get(n - 1).map_or(0, |&m| m.into()),
+                }
+            }));
         }
+        Ok(())
     }
 }
 
@@ -170,7 +205,8 @@ enum Side {
     Reference,
 }
 
-/// Dense ids for the code points of one segment, in order of first appearance.
+/// Dense ids for the code points of one segment, in order of first appearance. Its tables are
+/// bounded by the number of code points, not by the input, so they grow infallibly.
 struct CharIds {
     /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
     bmp: Vec<u32>,
@@ -218,6 +254,11 @@ impl CharIds {
         id
     }
 
+    /// The heap bytes held, but for the fixed BMP table.
+    fn held_bytes(&self) -> usize {
+        held(&self.seen) + self.astral.capacity() * size_of::<(u32, u32)>()
+    }
+
     fn clear(&mut self) {
         for code_point in self.seen.drain(..) {
             self.bmp[code_point as usize] = 0;
@@ -234,14 +275,18 @@ fn window_count(len: usize, n: usize) -> Count {
 
 /// Word tokens as small integers, equal tokens getting equal ids within a hypothesis and a
 /// reference. An open-addressing table kept from pair to pair (entries of earlier pairs are
-/// told apart by a generation number), so that no pair allocates or clears a table.
+/// told apart by a generation number), so that no pair allocates or clears a table. It holds
+/// between 2 and 4 slots per distinct token of a pair, doubling as tokens come.
 #[derive(Default)]
 struct WordIds {
     tokens: [Vec<(u32, u32)>; 2],
     slots: Vec<WordSlot>,
+    /// Distinct tokens of the current pair: the slots of the current generation.
+    distinct: usize,
     generation: u32,
 }
 
+/// A table slot; generation 0 is never current, so that fresh slots are empty.
 #[derive(Clone, Copy, Default)]
 struct WordSlot {
     generation: u32,
@@ -252,81 +297,135 @@ struct WordSlot {
     end: u32,
 }
 
+/// The smallest table.
+const MIN_WORD_SLOTS: usize = 64;
+
 impl WordIds {
     /// The token ids of both texts, written into `ids`.
-    fn ids(&mut self, texts: [&str; 2], ids: [&mut Vec<u32>; 2]) {
+    fn ids(&mut self, texts: [&str; 2], ids: [&mut Vec<u32>; 2]) -> Result<(), ChrfError> {
         for (tokens, text) in self.tokens.iter_mut().zip(texts) {
-            tokens.clear();
-            let base = text.as_ptr() as usize;
-            for_each_word_token(text, |token| {
-                let start = token.as_ptr() as usize - base;
-                tokens.push((start as u32, (start + token.len()) as u32));
-            });
+            tokens_of(text, tokens)?;
         }
-        self.begin(self.tokens[0].len() + self.tokens[1].len());
-        let mut next_id = 0;
+        self.begin()?;
         for (side, out) in ids.into_iter().enumerate() {
             out.clear();
+            reserve(out, self.tokens[side].len())?;
             for k in 0..self.tokens[side].len() {
                 let (start, end) = self.tokens[side][k];
-                out.push(self.id(texts, side as u32, start, end, &mut next_id));
+                let id = self.id(texts, side as u32, start, end)?;
+                out.push(id);
             }
         }
+        Ok(())
     }
 
-    /// A fresh generation, with at least four slots per token (so probes stay short).
-    fn begin(&mut self, tokens: usize) {
-        let wanted = (4 * tokens).next_power_of_two().max(64);
+    fn held_bytes(&self) -> usize {
+        self.tokens.iter().map(held).sum::<usize>() + held(&self.slots)
+    }
+
+    /// A fresh generation: every slot is empty for the new pair.
+    fn begin(&mut self) -> Result<(), ChrfError> {
         self.generation = self.generation.wrapping_add(1);
-        if self.slots.len() < wanted || self.generation == 0 {
-            self.slots = vec![WordSlot::default(); wanted.max(self.slots.len())];
+        self.distinct = 0;
+        if self.slots.is_empty() || self.generation == 0 {
+            let len = self.slots.len().max(MIN_WORD_SLOTS);
+            refill(&mut self.slots, len, WordSlot::default())?;
             self.generation = 1;
         }
+        Ok(())
     }
 
-    fn id(&mut self, texts: [&str; 2], text: u32, start: u32, end: u32, next_id: &mut u32) -> u32 {
+    fn id(&mut self, texts: [&str; 2], text: u32, start: u32, end: u32) -> Result<u32, ChrfError> {
         let token = &texts[text as usize].as_bytes()[start as usize..end as usize];
         let mut hasher = FxHasher::default();
         hasher.write(token);
         let hash = hasher.finish();
-        let mask = self.slots.len() - 1;
-        let mut index = hash as usize & mask;
+        let mut index = self.home(hash);
         loop {
-            let slot = &mut self.slots[index];
+            let slot = self.slots[index];
             if slot.generation != self.generation {
-                *slot = WordSlot {
-                    generation: self.generation,
-                    id: *next_id,
-                    hash,
-                    text,
-                    start,
-                    end,
-                };
-                *next_id += 1;
-                return slot.id;
+                break;
             }
             let stored =
                 &texts[slot.text as usize].as_bytes()[slot.start as usize..slot.end as usize];
             if slot.hash == hash && stored == token {
-                return slot.id;
+                return Ok(slot.id);
             }
-            index = (index + 1) & mask;
+            index = (index + 1) & (self.slots.len() - 1);
         }
+        // A new token: keep the table at most half full, so that probes stay short.
+        if 2 * (self.distinct + 1) > self.slots.len() {
+            self.grow()?;
+            index = self.free_slot(hash);
+        }
+        let id = self.distinct as u32;
+        self.slots[index] = WordSlot {
+            generation: self.generation,
+            id,
+            hash,
+            text,
+            start,
+            end,
+        };
+        self.distinct += 1;
+        Ok(id)
     }
+
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    fn free_slot(&self, hash: u64) -> usize {
+        let mut index = self.home(hash);
+        while self.slots[index].generation == self.generation {
+            index = (index + 1) & (self.slots.len() - 1);
+        }
+        index
+    }
+
+    /// Doubles the table, moving the current generation's entries over.
+    fn grow(&mut self) -> Result<(), ChrfError> {
+        let larger = filled(2 * self.slots.len(), WordSlot::default())?;
+        let old = std::mem::replace(&mut self.slots, larger);
+        for slot in old.into_iter().filter(|s| s.generation == self.generation) {
+            let index = self.free_slot(slot.hash);
+            self.slots[index] = slot;
+        }
+        Ok(())
+    }
+}
+
+/// The (start, end) byte offsets of the chrF++ tokens of `text`. Offsets are 32-bit to keep
+/// the table small; a text of 4 GiB or more is refused as too large, like any other buffer
+/// the memory could not hold.
+fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> {
+    tokens.clear();
+    if u32::try_from(text.len()).is_err() {
+        return Err(out_of_memory::<u8>(text.len()));
+    }
+    let base = text.as_ptr() as usize;
+    let mut outcome = Ok(());
+    for_each_word_token(text, |token| {
+        let start = token.as_ptr() as usize - base;
+        if outcome.is_ok() {
+            outcome = push(tokens, (start as u32, (start + token.len()) as u32));
+        }
+    });
+    outcome
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::Beta;
+    use crate::{float_score, Averaging, Beta};
 
     fn settings(char_order: usize, word_order: usize) -> Settings {
         Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap()
     }
 
     fn segment_statistics_of(settings: &Settings, hyp: &str, refs: &[&str]) -> Statistics {
-        segment_statistics(hyp, refs.iter().copied(), settings)
+        segment_statistics(hyp, refs.iter().copied(), settings).unwrap()
     }
 
     fn triples(stats: &Statistics) -> Vec<(Count, Count, Count)> {
@@ -373,5 +472,69 @@ mod tests {
             triples(&segment_statistics_of(&s, "ab", &[])),
             vec![(0, 0, 0), (0, 0, 0)]
         );
+    }
+    #[test]
+    fn long_orders_cost_nothing_past_the_texts_and_score_as_the_full_layout() {
+        let hyp = "the cat sat on the mat, the cat sat";
+        let refs = ["a cat sat on a mat", "the cat", "the the the cat sat on"];
+        let short = segment_statistics_of(&settings(6, 2), hyp, &refs[..1]);
+        for (char_order, word_order) in [(6, 2), (40, 3), (65_536, 65_536)] {
+            let mut s = settings(char_order, word_order);
+            let long = segment_statistics_of(&s, hyp, &refs[..1]);
+            assert_eq!(&long.orders()[..6], &short.orders()[..6]);
+            assert_eq!(long.orders()[char_order], short.orders()[6]);
+            let past_texts = &long.orders()[hyp.len().min(char_order)..char_order];
+            assert!(past_texts.iter().all(|o| *o == OrderCounts::default()));
+            for (eps_smoothing, averaging, count) in [
+                (false, Averaging::PrecisionRecall, false),
+                (true, Averaging::PrecisionRecall, true),
+                (false, Averaging::PerOrderF, false),
+            ] {
+                (s.eps_smoothing, s.averaging, s.count_hyp_without_ref) =
+                    (eps_smoothing, averaging, count);
+                let stats = segment_statistics_of(&s, hyp, &refs);
+                let score = segment_score(hyp, refs, &s).unwrap();
+                assert_eq!(score, float_score(&stats, &s).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn word_ids_grow_with_distinct_tokens_and_restart_per_pair() {
+        let words: Vec<String> = (0..500).map(|i| format!("w{}", i % 300)).collect();
+        let hyp = words.join(" ");
+        let reference = words[250..].join(" ");
+        let mut table = WordIds::default();
+        let (mut hyp_ids, mut ref_ids) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            table
+                .ids([&hyp, &reference], [&mut hyp_ids, &mut ref_ids])
+                .unwrap();
+            let expected: Vec<u32> = (0..500).map(|i| i % 300).collect();
+            assert_eq!(hyp_ids, expected);
+            assert_eq!(ref_ids, expected[250..]);
+            assert!(table.slots.len() <= 4 * 300);
+        }
+        table
+            .ids(["b a", "a"], [&mut hyp_ids, &mut ref_ids])
+            .unwrap();
+        assert_eq!(
+            (hyp_ids.as_slice(), ref_ids.as_slice()),
+            (&[0, 1][..], &[1][..])
+        );
+    }
+
+    #[test]
+    fn a_large_segment_gives_its_buffers_back() {
+        let held = || BUFFERS.with(|cell| cell.borrow().held_bytes());
+        let small = settings(6, 2);
+        segment_statistics_of(&small, "a small segment", &["a small reference"]);
+        let kept = held();
+        assert!(kept > 0);
+        let long = "word ".repeat(200_000);
+        segment_statistics_of(&small, &long, &[&long]);
+        assert!(held() <= KEPT_BYTES);
+        segment_statistics_of(&small, "a small segment", &["a small reference"]);
+        assert_eq!(held(), kept);
     }
 }

@@ -1,6 +1,8 @@
 //! Per-order n-gram counts: what a segment contributes, and what a corpus adds up to.
 
-use crate::ChrfError;
+use crate::float::Run;
+use crate::memory::{filled, held};
+use crate::{ChrfError, Settings};
 
 /// An n-gram count. 128 bits: a corpus would need 3.4e38 n-grams to overflow one, and
 /// weighted reference bags (MBR aggregation) multiply counts by integer weights.
@@ -62,16 +64,38 @@ impl Statistics {
                 found: other.len(),
             });
         }
-        let fits = self
-            .orders
-            .iter()
-            .zip(other)
-            .all(|(a, b)| a.checked_add(*b).is_some());
+        self.checked_add_at(&[(0, other)])
+    }
+
+    /// Adds each part's counts to the orders from its offset on (the other orders are added
+    /// zeros); fails without changing `self` if a count would overflow.
+    pub(crate) fn checked_add_at(
+        &mut self,
+        parts: &[(usize, &[OrderCounts])],
+    ) -> Result<(), ChrfError> {
+        let end = |&(offset, counts): &(usize, &[OrderCounts])| offset.saturating_add(counts.len());
+        if let Some(found) = parts.iter().map(end).find(|&end| end > self.orders.len()) {
+            return Err(ChrfError::OrderCountMismatch {
+                expected: self.orders.len(),
+                found,
+            });
+        }
+        let fits = parts.iter().all(|&(offset, counts)| {
+            self.orders[offset..offset + counts.len()]
+                .iter()
+                .zip(counts)
+                .all(|(a, b)| a.checked_add(*b).is_some())
+        });
         if !fits {
             return Err(ChrfError::CountOverflow);
         }
-        for (a, b) in self.orders.iter_mut().zip(other) {
-            *a = a.checked_add(*b).unwrap_or(*a);
+        for &(offset, counts) in parts {
+            for (a, b) in self.orders[offset..offset + counts.len()]
+                .iter_mut()
+                .zip(counts)
+            {
+                *a = a.checked_add(*b).unwrap_or(*a);
+            }
         }
         Ok(())
     }
@@ -95,6 +119,46 @@ impl Statistics {
     pub fn checked_add(mut self, other: &Self) -> Result<Self, ChrfError> {
         self.checked_add_assign(other)?;
         Ok(self)
+    }
+}
+
+/// The counts of a hypothesis against a reference, kept only as far as they can be non-zero:
+/// character orders 1..=kinds[0].len(), word orders 1..=kinds[1].len(). Every other order of
+/// the settings is all zero, as neither text has n-grams that long: a segment costs what its
+/// texts' lengths do, whatever the orders.
+#[derive(Default)]
+pub(crate) struct PairCounts {
+    pub kinds: [Vec<OrderCounts>; 2],
+}
+
+impl PairCounts {
+    pub fn clear(&mut self) {
+        self.kinds.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Every order of the settings, character orders first, the zero ones as two runs.
+    pub fn runs(&self, settings: &Settings) -> impl Iterator<Item = Run> + '_ {
+        let orders = [settings.char_order(), settings.word_order()];
+        self.kinds.iter().zip(orders).flat_map(|(kept, order)| {
+            let zeros = (OrderCounts::default(), order.saturating_sub(kept.len()));
+            kept.iter().map(|&counts| (counts, 1)).chain([zeros])
+        })
+    }
+
+    /// The counts of every order, as statistics.
+    pub fn statistics(&self, settings: &Settings) -> Result<Statistics, ChrfError> {
+        let mut total =
+            Statistics::from_orders(filled(settings.order_count(), OrderCounts::default())?);
+        self.add_to(&mut total, settings)?;
+        Ok(total)
+    }
+
+    pub fn add_to(&self, total: &mut Statistics, settings: &Settings) -> Result<(), ChrfError> {
+        total.checked_add_at(&[(0, &self.kinds[0]), (settings.char_order(), &self.kinds[1])])
+    }
+
+    pub fn held_bytes(&self) -> usize {
+        self.kinds.iter().map(held).sum()
     }
 }
 

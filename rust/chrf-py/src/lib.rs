@@ -10,7 +10,7 @@ use chrf_core::bootstrap::{
     randomization_scores as randomization_scores_core, resampled_scores as resampled_scores_core,
     SegmentTable,
 };
-use chrf_core::pool;
+use chrf_core::pool::{self, Interrupt};
 use chrf_core::{
     Averaging, Beta, ChrfError, Components, Count, NgramKind, OrderCounts, Settings, Statistics,
 };
@@ -20,14 +20,34 @@ use numpy::{
     Element, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray, PyReadonlyArray2,
     PyReadonlyArray3,
 };
-use pyo3::exceptions::{PyArithmeticError, PyOverflowError, PyValueError};
+use pyo3::exceptions::{
+    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::PyList;
 use rayon::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use texts::{read_batches, Texts};
 
-/// Validated settings, built once per call by the Python layer.
+/// The attributes of a `chrf.Settings` that the core needs, read from the object itself: the
+/// settings are spelled out once, in python/chrf/_settings.py, and validated there.
+#[derive(FromPyObject)]
+struct SettingsAttributes {
+    char_order: usize,
+    word_order: usize,
+    beta_fraction: BigRational,
+    factor: f64,
+    one_plus_factor: f64,
+    lowercase: bool,
+    include_whitespace: bool,
+    averaging: String,
+    eps_smoothing: bool,
+    count_hyp_without_ref: bool,
+}
+
+/// A `chrf.Settings` in the core's terms, built once per distinct settings by `chrf._core`.
 #[pyclass(frozen, module = "chrf._chrf")]
 struct Config {
     settings: Settings,
@@ -37,29 +57,16 @@ struct Config {
 #[pymethods]
 impl Config {
     #[new]
-    #[pyo3(signature = (
-        *, char_order, word_order, beta_squared, factor, one_plus_factor, lowercase,
-        include_whitespace, averaging, eps_smoothing, count_hyp_without_ref
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        char_order: usize,
-        word_order: usize,
-        beta_squared: BigRational,
-        factor: f64,
-        one_plus_factor: f64,
-        lowercase: bool,
-        include_whitespace: bool,
-        averaging: &str,
-        eps_smoothing: bool,
-        count_hyp_without_ref: bool,
-    ) -> PyResult<Self> {
-        let beta = Beta::new(beta_squared, factor, one_plus_factor).map_err(to_py_err)?;
-        let mut settings = Settings::new(char_order, word_order, beta).map_err(to_py_err)?;
-        settings.include_whitespace = include_whitespace;
-        settings.eps_smoothing = eps_smoothing;
-        settings.count_hyp_without_ref = count_hyp_without_ref;
-        settings.averaging = match averaging {
+    fn new(settings: SettingsAttributes) -> PyResult<Self> {
+        let squared = &settings.beta_fraction * &settings.beta_fraction;
+        let beta =
+            Beta::new(squared, settings.factor, settings.one_plus_factor).map_err(to_py_err)?;
+        let mut core =
+            Settings::new(settings.char_order, settings.word_order, beta).map_err(to_py_err)?;
+        core.include_whitespace = settings.include_whitespace;
+        core.eps_smoothing = settings.eps_smoothing;
+        core.count_hyp_without_ref = settings.count_hyp_without_ref;
+        core.averaging = match settings.averaging.as_str() {
             "precision_recall" => Averaging::PrecisionRecall,
             "per_order_f" => Averaging::PerOrderF,
             other => {
@@ -69,10 +76,36 @@ impl Config {
             }
         };
         Ok(Self {
-            settings,
-            lowercase,
+            settings: core,
+            lowercase: settings.lowercase,
         })
     }
+}
+
+/// One order of exact components (see `chrf.OrderComponents`, which `chrf._core` builds).
+#[pyclass(frozen, get_all, module = "chrf._chrf")]
+struct ExactOrder {
+    kind: &'static str,
+    n: usize,
+    hypothesis: Count,
+    reference: Count,
+    matching: Count,
+    effective: bool,
+    precision: Option<BigRational>,
+    recall: Option<BigRational>,
+    f_score: Option<BigRational>,
+}
+
+/// Exact components of corpus statistics (see `chrf.Components`, which `chrf._core` builds).
+#[pyclass(frozen, get_all, module = "chrf._chrf")]
+struct ExactComponents {
+    orders: Vec<Py<ExactOrder>>,
+    effective_order_count: usize,
+    average_precision: BigRational,
+    average_recall: BigRational,
+    score_fraction: BigRational,
+    score_text: String,
+    cross_checked: bool,
 }
 
 fn to_py_err(error: ChrfError) -> PyErr {
@@ -80,15 +113,66 @@ fn to_py_err(error: ChrfError) -> PyErr {
     match error {
         ChrfError::CountOverflow => PyOverflowError::new_err(message),
         ChrfError::CrossCheckFailed(_) => PyArithmeticError::new_err(message),
+        ChrfError::OutOfMemory { .. } => PyMemoryError::new_err(message),
+        ChrfError::ThreadsUnavailable(_) | ChrfError::Cancelled => PyRuntimeError::new_err(message),
         _ => PyValueError::new_err(message),
     }
+}
+
+/// Runs `work` on the crate's pool without the GIL. The calling thread meanwhile checks for
+/// signals (Python runs its handlers only when asked): Ctrl-C stops the work at its next check
+/// and raises `KeyboardInterrupt` here, within a fraction of a second, whatever the call's length.
+/// A panic (a defect: the crate's lints forbid the usual sources) becomes a `RuntimeError`
+/// rather than PyO3's `PanicException`, which `except Exception` would not catch.
+fn compute<R: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Interrupt) -> Result<R, ChrfError> + Send,
+) -> PyResult<R> {
+    let mut signal = None;
+    let result = py.detach(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            pool::run_interruptible(work, || {
+                signal = Python::attach(|py| py.check_signals()).err();
+                signal.is_some()
+            })
+        }))
+    });
+    match (signal, result) {
+        (Some(error), _) => Err(error),
+        (None, Ok(result)) => result.map_err(to_py_err),
+        (None, Err(panic)) => Err(PyRuntimeError::new_err(format!(
+            "internal error in chrf ({}); please report it with the input that caused it",
+            panic_message(panic.as_ref())
+        ))),
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
+}
+
+/// Imports NumPy before the first array is made. rust-numpy imports it on first use and panics
+/// if that import fails, as it does when Ctrl-C lands in the middle of it; here the failure is
+/// an ordinary exception.
+fn numpy_ready(py: Python<'_>) -> PyResult<()> {
+    static READY: AtomicBool = AtomicBool::new(false);
+    if !READY.load(Ordering::Relaxed) {
+        py.import("numpy")?;
+        READY.store(true, Ordering::Relaxed);
+    }
+    Ok(())
 }
 
 /// The corpus statistics of hypotheses against reference streams, computed without the GIL.
 fn statistics_of_texts(py: Python<'_>, config: &Config, texts: &Texts) -> PyResult<Statistics> {
     let corpus = texts.corpus()?;
-    py.detach(|| corpus.statistics(&config.settings))
-        .map_err(to_py_err)
+    compute(py, |interrupt| {
+        corpus.statistics(&config.settings, interrupt)
+    })
 }
 
 /// Corpus statistics: one (hypothesis, reference, matching) count triple per order.
@@ -113,18 +197,18 @@ fn segment_statistics<'py>(
     references: &Bound<'py, PyList>,
     nested: bool,
 ) -> PyResult<Bound<'py, PyArray3<u64>>> {
+    numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let flat: Vec<u64> = py
-        .detach(|| {
-            corpus
-                .segment_statistics(&config.settings)
-                .iter()
-                .flat_map(counts_of)
-                .flat_map(|(h, r, m)| [h, r, m])
-                .map(u64::try_from)
-                .collect::<Result<_, _>>()
-        })
+    let segments = compute(py, |interrupt| {
+        corpus.segment_statistics(&config.settings, interrupt)
+    })?;
+    let flat: Vec<u64> = segments
+        .iter()
+        .flat_map(counts_of)
+        .flat_map(|(h, r, m)| [h, r, m])
+        .map(u64::try_from)
+        .collect::<Result<_, _>>()
         .map_err(|_| PyOverflowError::new_err("a segment count exceeds 2**64 - 1"))?;
     let shape = [corpus.len(), config.settings.order_count(), 3];
     PyArray1::from_vec(py, flat).reshape(shape)
@@ -139,11 +223,12 @@ fn sentence_scores<'py>(
     references: &Bound<'py, PyList>,
     nested: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let scores = py
-        .detach(|| corpus.segment_scores(&config.settings))
-        .map_err(to_py_err)?;
+    let scores = compute(py, |interrupt| {
+        corpus.segment_scores(&config.settings, interrupt)
+    })?;
     Ok(PyArray1::from_vec(py, scores))
 }
 
@@ -156,6 +241,7 @@ fn pairwise<'py>(
     hypotheses: &Bound<'py, PyList>,
     references: &Bound<'py, PyList>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    numpy_ready(py)?;
     let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
     let refs = read_batches(references, "references", config.lowercase)?;
     let shape = [
@@ -164,17 +250,13 @@ fn pairwise<'py>(
         refs.first().map_or(0, Vec::len),
     ];
     let settings = &config.settings;
-    let flat: Vec<f64> = py
-        .detach(|| {
-            pool::run(|| {
-                hyps.par_iter()
-                    .zip(&refs)
-                    .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-        })
-        .map_err(to_py_err)?
-        .concat();
+    let flat: Vec<f64> = compute(py, |interrupt| {
+        hyps.par_iter()
+            .zip(&refs)
+            .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings, interrupt))
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .and_then(flatten)?;
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
@@ -187,30 +269,59 @@ fn aggregate<'py>(
     references: &Bound<'py, PyList>,
     weights: Option<Vec<Option<Vec<u64>>>>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    numpy_ready(py)?;
     let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
     let refs = read_batches(references, "references", config.lowercase)?;
     let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
     let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
     let settings = &config.settings;
-    let flat: Vec<f64> = py
-        .detach(|| {
-            pool::run(|| {
-                hyps.par_iter()
-                    .zip(&refs)
-                    .zip(&weights)
-                    .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-        })
-        .map_err(to_py_err)?
-        .concat();
+    let flat: Vec<f64> = compute(py, |interrupt| {
+        hyps.par_iter()
+            .zip(&refs)
+            .zip(&weights)
+            .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings, interrupt))
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .and_then(flatten)?;
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
-/// The number of threads parallel work uses (`$CHRF_NUM_THREADS`, else the CPUs available).
+/// The batch items' outputs end to end, copied at most once, into memory reserved fallibly (a
+/// lone item, the usual case, is not copied at all).
+fn flatten(mut items: Vec<Vec<f64>>) -> PyResult<Vec<f64>> {
+    if items.len() == 1 {
+        return Ok(items.pop().unwrap_or_default());
+    }
+    let total = items.iter().map(Vec::len).sum::<usize>();
+    let mut flat = Vec::new();
+    flat.try_reserve_exact(total).map_err(|_| {
+        to_py_err(ChrfError::OutOfMemory {
+            bytes: total.saturating_mul(std::mem::size_of::<f64>()),
+        })
+    })?;
+    for item in items {
+        flat.extend(item);
+    }
+    Ok(flat)
+}
+
+/// The number of threads parallel work uses.
 #[pyfunction]
 fn thread_count() -> usize {
     pool::thread_count()
+}
+
+/// Sets the number of threads (None: one per CPU); ValueError outside 1..=max_thread_count().
+#[pyfunction]
+#[pyo3(signature = (threads, /))]
+fn set_thread_count(threads: Option<usize>) -> PyResult<()> {
+    pool::set_thread_count(threads).map_err(to_py_err)
+}
+
+/// The largest thread count `set_thread_count` accepts.
+#[pyfunction]
+fn max_thread_count() -> usize {
+    pool::max_thread_count()
 }
 
 /// The float score of corpus statistics (see `chrf.score`).
@@ -220,16 +331,16 @@ fn score_of(config: &Config, counts: Vec<Counts>) -> PyResult<f64> {
     chrf_core::float_score(&stats, &config.settings).map_err(to_py_err)
 }
 
-/// The exact components of corpus statistics, as plain tuples that `chrf._api` wraps.
+/// The exact components of corpus statistics.
 #[pyfunction]
-fn components_of<'py>(
-    py: Python<'py>,
+fn components_of(
+    py: Python<'_>,
     config: &Config,
     counts: Vec<Counts>,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<ExactComponents> {
     let stats = statistics_of_counts(config, counts)?;
     let components = chrf_core::components(&stats, &config.settings).map_err(to_py_err)?;
-    components_to_py(py, &components)
+    exact_components(py, components)
 }
 
 /// The elements of a C-contiguous array, in order.
@@ -254,15 +365,14 @@ fn resampled_scores<'py>(
     segment_statistics: PyReadonlyArray3<'py, u64>,
     picks: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<ResampledScores<'py>> {
+    numpy_ready(py)?;
     let counts = contiguous(&segment_statistics)?;
     let picks = contiguous(&picks)?;
     let settings = &config.settings;
-    let scores = py
-        .detach(|| {
-            let table = SegmentTable::new(counts, settings)?;
-            resampled_scores_core(&table, picks, settings)
-        })
-        .map_err(to_py_err)?;
+    let scores = compute(py, |interrupt| {
+        let table = SegmentTable::new(counts, settings)?;
+        resampled_scores_core(&table, picks, settings, interrupt)
+    })?;
     let values = scores.iter().map(|s| s.value()).collect();
     let float32 = scores.iter().map(|s| s.is_float32()).collect();
     Ok((
@@ -283,13 +393,14 @@ fn randomization_scores<'py>(
     system: PyReadonlyArray3<'py, u64>,
     swaps: PyReadonlyArray2<'py, bool>,
 ) -> PyResult<ScorePair<'py>> {
+    numpy_ready(py)?;
     let baseline = contiguous(&baseline)?;
     let system = contiguous(&system)?;
     let swaps = contiguous(&swaps)?;
     let settings = &config.settings;
-    let (a, b) = py
-        .detach(|| randomization_scores_core(baseline, system, swaps, settings))
-        .map_err(to_py_err)?;
+    let (a, b) = compute(py, |interrupt| {
+        randomization_scores_core(baseline, system, swaps, settings, interrupt)
+    })?;
     Ok((PyArray1::from_vec(py, a), PyArray1::from_vec(py, b)))
 }
 
@@ -323,38 +434,38 @@ fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> PyResult<Statis
     ))
 }
 
-fn components_to_py<'py>(py: Python<'py>, c: &Components) -> PyResult<Bound<'py, PyTuple>> {
+fn exact_components(py: Python<'_>, c: Components) -> PyResult<ExactComponents> {
+    let score_text = chrf_core::six_decimals(&c.score);
     let orders = c
         .orders
-        .iter()
+        .into_iter()
         .map(|o| {
-            let kind = match o.kind {
-                NgramKind::Char => "char",
-                NgramKind::Word => "word",
+            let order = ExactOrder {
+                kind: match o.kind {
+                    NgramKind::Char => "char",
+                    NgramKind::Word => "word",
+                },
+                n: o.n,
+                hypothesis: o.counts.hypothesis,
+                reference: o.counts.reference,
+                matching: o.counts.matching,
+                effective: o.effective,
+                precision: o.precision,
+                recall: o.recall,
+                f_score: o.f_score,
             };
-            (
-                kind,
-                o.n,
-                o.counts.hypothesis,
-                o.counts.reference,
-                o.counts.matching,
-                o.effective,
-                o.precision.clone(),
-                o.recall.clone(),
-                o.f_score.clone(),
-            )
+            Py::new(py, order)
         })
-        .collect::<Vec<_>>();
-    (
+        .collect::<PyResult<_>>()?;
+    Ok(ExactComponents {
         orders,
-        c.effective_order_count,
-        c.average_precision.clone(),
-        c.average_recall.clone(),
-        c.score.clone(),
-        chrf_core::six_decimals(&c.score),
-        c.cross_checked,
-    )
-        .into_pyobject(py)
+        effective_order_count: c.effective_order_count,
+        average_precision: c.average_precision,
+        average_recall: c.average_recall,
+        score_fraction: c.score,
+        score_text,
+        cross_checked: c.cross_checked,
+    })
 }
 
 #[pymodule]
@@ -369,7 +480,8 @@ mod _chrf {
 
     #[pymodule_export]
     use super::{
-        aggregate, components_of, corpus_statistics, pairwise, randomization_scores,
-        resampled_scores, score_of, segment_statistics, sentence_scores, thread_count, Config,
+        aggregate, components_of, corpus_statistics, max_thread_count, pairwise,
+        randomization_scores, resampled_scores, score_of, segment_statistics, sentence_scores,
+        set_thread_count, thread_count, Config, ExactComponents, ExactOrder,
     };
 }

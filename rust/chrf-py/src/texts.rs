@@ -1,6 +1,6 @@
 //! Reading Python strings: type checks and errors that name the argument and segment index.
 
-use chrf_core::Corpus;
+use chrf_core::{ChrfError, Corpus};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
@@ -83,10 +83,18 @@ fn read_list(
     lowercase: bool,
     name: impl Fn(usize) -> String,
 ) -> PyResult<Vec<PyBackedStr>> {
-    list.iter()
-        .enumerate()
-        .map(|(i, item)| read_text(item, lowercase).map_err(|e| e.named(&name(i))))
-        .collect()
+    let mut texts = Vec::new();
+    texts.try_reserve_exact(list.len()).map_err(|_| {
+        to_py_err(ChrfError::OutOfMemory {
+            bytes: list
+                .len()
+                .saturating_mul(std::mem::size_of::<PyBackedStr>()),
+        })
+    })?;
+    for (i, item) in list.iter().enumerate() {
+        texts.push(read_text(item, lowercase).map_err(|e| e.named(&name(i)))?);
+    }
+    Ok(texts)
 }
 
 /// Why one item could not be read; the caller adds the item's name.

@@ -1,0 +1,142 @@
+"""How the command line reads, writes and fails: whole lines out, one-line errors, no tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NoReturn
+
+from chrf._messages import shown
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+
+class CliError(Exception):
+    """A problem with the command line or its inputs: one line on stderr, then exit status 1."""
+
+
+class OutputError(Exception):
+    """Standard output cannot take what is written: a closed pipe, a full disk."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(f"cannot write to standard output: {error.strerror}")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (exit status 2, as argparse's), and --help and
+    --version failing, not silent, when standard output cannot take them."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message and file is sys.stdout:  # argparse itself ignores write errors
+            write(message)
+        else:
+            super()._print_message(message, file)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    return _integer_at_least(text, 1, "a positive integer")
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of at least 0."""
+    return _integer_at_least(text, 0, "a non-negative integer")
+
+
+def _integer_at_least(text: str, low: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:  # not a number, or more digits than Python converts
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be {what}, not {shown(text)}")
+    return value
+
+
+def write_line(text: str) -> None:
+    """`text` (one line or several) and a newline, whole: see `write`."""
+    write(text + "\n")
+
+
+def write(text: str) -> None:
+    """Writes and flushes `text` with Ctrl-C held back until it is out: an interrupt inside the
+    buffered writer's system calls would drop or split part of it, so standard output would
+    end in a half-written line, or lose one from the middle."""
+    with _interrupts_held():
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except OSError as error:
+            raise OutputError(error) from None
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:  # a Ctrl-C that came meanwhile is delivered now, as KeyboardInterrupt
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def flush_output() -> None:
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        raise OutputError(error) from None
+
+
+def silence_output() -> None:
+    """Points standard output at the null device, so that the interpreter's own flush at exit
+    does not fail a second time on what could not be written."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor: nothing will be flushed to one
+        pass
+
+
+def report(message: str) -> None:
+    """One line on stderr, if there is a stderr."""
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(one_line(message) + "\n")
+            sys.stderr.flush()
+        except OSError:  # nowhere left to say it
+            pass
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.splitlines())
+
+
+def error_text(error: BaseException) -> str:
+    """An exception's message, or its type when the message is empty or cannot be built."""
+    try:
+        text = str(error)
+    except Exception:  # e.g. an argument beyond Python's int-to-str digit limit
+        text = ""
+    return text or type(error).__name__
+
+
+@contextmanager
+def reading(name: str) -> Iterator[None]:
+    """Turns read and decoding failures of `name` into one-line CliErrors."""
+    try:
+        yield
+    except OSError as error:
+        raise CliError(f"cannot read {name}: {error.strerror or error_text(error)}") from None
+    except UnicodeDecodeError as error:
+        raise CliError(f"{name} is not valid {error.encoding}: {error.reason}") from None

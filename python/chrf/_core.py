@@ -1,0 +1,127 @@
+"""The one boundary with the compiled core: every call into ``chrf._chrf`` is made here.
+
+Public modules (``_api``, ``_batch``, ``_statistics``, ``_significance``, ``_threads``) call these
+functions with a :class:`~chrf.Settings` and plain Python values; the core reads the settings'
+attributes itself, so they are spelled out once, in ``_settings.py``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from chrf import _chrf
+from chrf._components import Components, NgramType, OrderComponents
+from chrf._settings import Settings
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from chrf._inputs import Corpus
+
+#: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
+Counts = tuple[tuple[int, int, int], ...]
+
+VERSION: str = _chrf.__version__
+
+
+def config(settings: Settings) -> _chrf.Config:
+    """The compiled form of the settings, built once per distinct settings."""
+    # Keyed on beta's type too: Settings(beta=0.1) == Settings(beta=Fraction(0.1)), yet
+    # 1 + beta**2 rounds differently for them, and a result must not depend on which of the two
+    # was compiled first.
+    return _compiled(settings, type(settings.beta).__name__)
+
+
+@lru_cache(maxsize=64)
+def _compiled(settings: Settings, _beta_type: str) -> _chrf.Config:
+    return _chrf.Config(settings)
+
+
+def corpus_counts(settings: Settings, c: Corpus) -> Counts:
+    return tuple(_chrf.corpus_statistics(config(settings), c.hypotheses, c.streams, c.nested))
+
+
+def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
+    return _chrf.segment_statistics(config(settings), c.hypotheses, c.streams, c.nested)
+
+
+def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
+    return _chrf.sentence_scores(config(settings), c.hypotheses, c.streams, c.nested)
+
+
+def pairwise(
+    settings: Settings, hypotheses: list[list[object]], references: list[list[object]]
+) -> NDArray[np.float64]:
+    return _chrf.pairwise(config(settings), hypotheses, references)
+
+
+def aggregate(
+    settings: Settings,
+    hypotheses: list[list[object]],
+    references: list[list[object]],
+    weights: list[list[int] | None] | None,
+) -> NDArray[np.float64]:
+    return _chrf.aggregate(config(settings), hypotheses, references, weights)
+
+
+def score_of(settings: Settings, counts: Counts) -> float:
+    return _chrf.score_of(config(settings), list(counts))
+
+
+def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
+    exact = _chrf.components_of(config(settings), list(counts))
+    return Components(
+        settings=settings,
+        segment_count=segment_count,
+        orders=tuple(_order(order) for order in exact.orders),
+        effective_order_count=exact.effective_order_count,
+        average_precision=exact.average_precision,
+        average_recall=exact.average_recall,
+        score_fraction=exact.score_fraction,
+        score=exact.score_text,
+        cross_checked=exact.cross_checked,
+    )
+
+
+def _order(exact: _chrf.ExactOrder) -> OrderComponents:
+    ngram_type: NgramType = "char" if exact.kind == "char" else "word"
+    return OrderComponents(
+        ngram_type,
+        exact.n,
+        exact.hypothesis,
+        exact.reference,
+        exact.matching,
+        exact.effective,
+        exact.precision,
+        exact.recall,
+        exact.f_score,
+    )
+
+
+def resampled_scores(
+    settings: Settings, stats: NDArray[np.uint64], picks: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    return _chrf.resampled_scores(config(settings), stats, picks)
+
+
+def randomization_scores(
+    settings: Settings,
+    baseline: NDArray[np.uint64],
+    system: NDArray[np.uint64],
+    swaps: NDArray[np.bool_],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    return _chrf.randomization_scores(config(settings), baseline, system, swaps)
+
+
+def set_thread_count(threads: int | None) -> None:
+    _chrf.set_thread_count(threads)
+
+
+def thread_count() -> int:
+    return _chrf.thread_count()
+
+
+def max_thread_count() -> int:
+    return _chrf.max_thread_count()

@@ -1,0 +1,29 @@
+"""Values as error messages show them: short, and never an error of their own."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+#: Characters of a value's repr an error message shows; the rest is elided.
+SHOWN_CHARS = 60
+#: Integers wider than this are described, not written out: writing them takes time quadratic in
+#: their length, and beyond Python's int-to-str digit limit it raises ValueError.
+SHOWN_BITS = 256
+
+
+def shown(value: object) -> str:
+    """A short form of any value for an error message: its repr, cut to `SHOWN_CHARS`
+    characters, or a description when the repr is huge or fails."""
+    if isinstance(value, int) and value.bit_length() > SHOWN_BITS:
+        return f"{'a negative' if value < 0 else 'an'} int of {value.bit_length()} bits"
+    if isinstance(value, Fraction) and _bits(value) > SHOWN_BITS:
+        return f"a Fraction with a {_bits(value)}-bit numerator or denominator"
+    try:
+        text = repr(value)
+    except Exception:  # a failing repr: a list holding a huge int, a broken __repr__
+        return f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+def _bits(value: Fraction) -> int:
+    return max(value.numerator.bit_length(), value.denominator.bit_length())

@@ -1,0 +1,60 @@
+"""How many threads chrf's parallel work uses: ``CHRF_NUM_THREADS`` at import, or Python."""
+
+from __future__ import annotations
+
+import operator
+import os
+import warnings
+
+from chrf import _core
+
+#: The environment variable read once, when chrf is imported.
+ENVIRONMENT_VARIABLE = "CHRF_NUM_THREADS"
+
+
+def set_num_threads(threads: int | None) -> None:
+    """Use ``threads`` threads for parallel work from the next call on (``None``: one per CPU).
+
+    Results do not depend on the count. It must be from 1 to :func:`max_num_threads`
+    (four per CPU): more threads than that only cost memory and start-up time. The setting
+    is process-wide and inherited by forked children, which start their own threads.
+    """
+    if threads is not None:
+        if isinstance(threads, bool):
+            raise TypeError("threads must be an int or None, not bool")
+        try:
+            threads = operator.index(threads)
+        except TypeError:
+            raise TypeError(
+                f"threads must be an int or None, not {type(threads).__name__}"
+            ) from None
+        if not 1 <= threads <= max_num_threads():
+            raise ValueError(f"threads must be from 1 to {max_num_threads()}")
+    _core.set_thread_count(threads)
+
+
+def get_num_threads() -> int:
+    """The number of threads parallel work uses."""
+    return _core.thread_count()
+
+
+def max_num_threads() -> int:
+    """The largest count :func:`set_num_threads` takes: four per CPU this process may use."""
+    return _core.max_thread_count()
+
+
+def configure_from_environment() -> None:
+    """Applies ``CHRF_NUM_THREADS``; a value that is not a count in range is reported on stderr
+    (a ``RuntimeWarning``) and ignored, so a typo never silently changes the thread count."""
+    value = os.environ.get(ENVIRONMENT_VARIABLE)
+    if value is None or not value.strip():
+        return
+    try:
+        set_num_threads(int(value.strip()))
+    except ValueError:
+        warnings.warn(
+            f"ignoring {ENVIRONMENT_VARIABLE}={value[:40]!r}: not a whole number from 1 to "
+            f"{max_num_threads()}; using {get_num_threads()} threads",
+            RuntimeWarning,
+            stacklevel=2,
+        )

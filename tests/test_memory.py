@@ -1,0 +1,199 @@
+"""Memory: O(text) whatever the orders, given back after large calls, MemoryError not abort.
+
+What is measured (resident memory, address-space limits) is measured in a fresh interpreter,
+so that neither the test runner nor earlier tests skew it, and an abort there fails the test
+instead of killing the run.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+from sacrebleu.metrics import CHRF as SacreCHRF
+
+import chrf
+from chrf._settings import Options
+
+MIB = 2**20
+
+PRELUDE = textwrap.dedent(
+    """
+    import json, os, random, resource
+    import chrf
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    def peak():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+    def short_texts(n, seed):
+        rng = random.Random(seed)
+        words = ["the", "cat", "sat", "on", "mat", "dog", "ran", "a", "house", "tree."]
+        return [" ".join(rng.choice(words) for _ in range(rng.randint(3, 12))) for _ in range(n)]
+
+    def long_text(chars, seed):
+        # 300,000 characters of random words, repeated: quick to build, as costly to score.
+        rng = random.Random(seed)
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        words = ["".join(rng.choices(letters, k=rng.randint(1, 9))) for _ in range(5000)]
+        chunk = " ".join(rng.choices(words, k=60_000))[:300_000]
+        return (chunk * (chars // len(chunk) + 1))[:chars]
+    """
+)
+
+
+def run(code: str, timeout: float = 60) -> dict[str, Any]:
+    """Runs `code` after PRELUDE in a fresh interpreter; it prints one JSON object."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", PRELUDE + textwrap.dedent(code)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {timeout} s")
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_memory_is_given_back_after_a_30m_character_call() -> None:
+    out = run(
+        """
+        hyp, ref = long_text(30_000_000, 1), long_text(30_000_000, 2)
+        chrf.score(["warm up"], ["the pool"])
+        before = rss()
+        score = chrf.score([hyp], [ref])
+        print(json.dumps({"before": before, "after": rss(), "score": score}))
+        """
+    )
+    assert 0 < float(out["score"]) < 100
+    assert int(out["after"]) - int(out["before"]) < 50 * MIB
+
+
+def test_chrf_plus_plus_word_table_is_sized_by_distinct_tokens() -> None:
+    out = run(
+        """
+        hyp, ref = long_text(10_000_000, 3), long_text(10_000_000, 4)
+        chrf.score(["warm up"], ["the pool"], word_order=2)
+        before = rss()
+        chrf.score([hyp], [ref], word_order=2)
+        print(json.dumps({"before": before, "after": rss(), "peak": peak()}))
+        """
+    )
+    before, after, peak = (int(out[k]) for k in ("before", "after", "peak"))
+    assert after - before < 50 * MIB
+    # Units and windows of 10M characters need ~ 400 MB; a table of 4 slots per token did not fit.
+    assert peak - before < 600 * MIB
+
+
+def test_an_output_too_large_for_the_address_space_is_a_memory_error() -> None:
+    out = run(
+        """
+        texts = short_texts(25_000, 5)  # a 25,000 x 25,000 float64 matrix: 5 GB
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+        try:
+            chrf.pairwise(texts, texts)
+            error = None
+        except MemoryError as e:
+            error = str(e)
+        after = chrf.pairwise(texts[:3], texts[:2]).shape
+        print(json.dumps({"error": error, "after": list(after)}))
+        """
+    )
+    assert out["error"] is not None
+    assert "out of memory" in str(out["error"])
+    assert out["after"] == [3, 2]  # the interpreter goes on
+
+
+def test_long_orders_cost_what_the_texts_cost() -> None:
+    # Without the address-space ceiling, the old O(texts x orders) layout took minutes and GBs.
+    out = run(
+        """
+        hyps, refs = short_texts(4000, 6), short_texts(4000, 7)
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+        base = rss()
+        long, short = {}, {}
+        for order, scores in ((65_536, long), (6, short)):
+            scores["score"] = chrf.score(hyps, refs, char_order=order, word_order=2)
+            scores["sentence"] = chrf.sentence_scores(
+                hyps, [refs, hyps[::-1]], char_order=order, eps_smoothing=True
+            ).tolist()
+            scores["pairwise"] = chrf.pairwise(hyps[:300], refs[:200], char_order=order).tolist()
+            scores["aggregate"] = chrf.aggregate(hyps, refs, char_order=order).tolist()
+        print(json.dumps({"long": long, "short": short, "grew": peak() - base}))
+        """
+    )
+    assert int(out["grew"]) < 200 * MIB
+    long, short = out["long"], out["short"]
+    assert isinstance(long, dict)
+    assert isinstance(short, dict)
+    # Orders 7 and up change the scores (their parity with sacreBLEU is checked below).
+    assert long["score"] != short["score"]
+    assert len(long["sentence"]) == 4000
+    assert len(long["aggregate"]) == 4000
+
+
+def closed_form(n: int, m: int, order: int, *, eps_smoothing: bool, beta: int = 2) -> float:
+    """sacreBLEU's chrF of 'a' * n against 'a' * m (n >= m): order k has H = n-k+1, R = m-k+1
+    and M = R up to m; past m the reference has none, so the hypothesis counts 0 too."""
+    factor, eps = beta**2, 1e-16
+    score, avg_prec, avg_rec, effective = 0.0, 0.0, 0.0, 0
+    for k in range(1, order + 1):
+        hyp, ref = (n - k + 1, m - k + 1) if k <= m else (0, 0)
+        prec = ref / hyp if hyp > 0 else eps
+        rec = ref / ref if ref > 0 else eps
+        denom = factor * prec + rec
+        score += (1 + factor) * prec * rec / denom if denom > 0 else eps
+        if hyp > 0 and ref > 0:
+            avg_prec += prec
+            avg_rec += rec
+            effective += 1
+    if eps_smoothing:
+        return 100 * score / order
+    avg_prec, avg_rec = avg_prec / effective, avg_rec / effective
+    score = (1 + factor) * avg_prec * avg_rec
+    score /= factor * avg_prec + avg_rec
+    return 100 * score
+
+
+@pytest.mark.parametrize("eps_smoothing", [False, True])
+def test_one_repeated_character_at_the_longest_order(eps_smoothing: bool) -> None:
+    # The windows of 'a' * N all share their prefixes: sorting them as slices was quadratic.
+    out = run(
+        f"""
+        a, b = "a" * 100_000, "a" * 70_000
+        score = chrf.sentence_scores(
+            [a], [b], char_order=65_536, eps_smoothing={eps_smoothing}
+        ).tolist()[0]
+        print(json.dumps({{"score": score, "same": chrf.score([a], [a], char_order=65_536)}}))
+        """
+    )
+    assert out["same"] == 100.0
+    assert out["score"] == closed_form(100_000, 70_000, 65_536, eps_smoothing=eps_smoothing)
+
+
+@pytest.mark.parametrize("eps_smoothing", [False, True])
+def test_orders_past_every_text_match_sacrebleu(eps_smoothing: bool) -> None:
+    hyps = ["the cat sat on the mat", "a dog", "the the the", ""]
+    refs = [
+        ["the cat sat on a mat", "dogs", "the", "x"],
+        ["a cat", "a dog ran", "the the", ""],
+    ]
+    metric = SacreCHRF(char_order=300, word_order=40, eps_smoothing=eps_smoothing)
+    expected = [metric.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
+    options: Options = {"char_order": 300, "word_order": 40, "eps_smoothing": eps_smoothing}
+    assert chrf.sentence_scores(hyps, refs, **options).tolist() == expected
+    assert chrf.score(hyps, refs, **options) == metric.corpus_score(hyps, refs).score
+    pairs = chrf.pairwise(hyps, refs[0], **options)
+    for i, h in enumerate(hyps):
+        for j, r in enumerate(refs[0]):
+            assert pairs[i, j] == metric.sentence_score(h, [r]).score
