@@ -3,6 +3,7 @@
 //! by the same factor changes nothing, and one reference gives the pairwise score.
 
 use arbitrary::Arbitrary;
+use chrf_core::pool::Interrupt;
 use chrf_core::{aggregate_scores, pairwise_scores, ChrfError};
 
 use crate::input::{SettingsInput, Text};
@@ -23,6 +24,7 @@ pub fn check(input: &Input) {
     let Some(settings) = input.settings.build() else {
         return;
     };
+    let go = Interrupt::default();
     let pool: Vec<&str> = input.pool.iter().map(|t| t.0.as_str()).collect();
     let pick = |k: &u8| {
         pool.get(usize::from(*k) % pool.len().max(1))
@@ -37,7 +39,7 @@ pub fn check(input: &Input) {
 
     // Any weights: an answer, or one of the documented refusals.
     let weights = input.weights.as_deref();
-    match aggregate_scores(&hypotheses, &references, weights, &settings) {
+    match aggregate_scores(&hypotheses, &references, weights, &settings, &go) {
         Ok(scores) => assert_eq!(scores.len(), hypotheses.len()),
         Err(ChrfError::NoReferences) => assert!(references.is_empty()),
         Err(ChrfError::InvalidSettings(_)) => {
@@ -57,14 +59,15 @@ pub fn check(input: &Input) {
     if weights.iter().all(|&w| w == 0) {
         weights[0] = 1;
     }
-    let weighted = aggregate_scores(&hypotheses, &references, Some(&weights), &settings)
+    let weighted = aggregate_scores(&hypotheses, &references, Some(&weights), &settings, &go)
         .expect("small weights");
     let repeated: Vec<&str> = references
         .iter()
         .zip(&weights)
         .flat_map(|(r, &w)| std::iter::repeat_n(*r, w as usize))
         .collect();
-    let unweighted = aggregate_scores(&hypotheses, &repeated, None, &settings).expect("repeated");
+    let unweighted =
+        aggregate_scores(&hypotheses, &repeated, None, &settings, &go).expect("repeated");
     assert!(
         same(&weighted, &unweighted),
         "{weighted:?} != {unweighted:?}"
@@ -72,7 +75,7 @@ pub fn check(input: &Input) {
 
     let factor = u64::from(input.scale).max(1);
     let scaled: Vec<u64> = weights.iter().map(|w| w * factor).collect();
-    let scaled = aggregate_scores(&hypotheses, &references, Some(&scaled), &settings)
+    let scaled = aggregate_scores(&hypotheses, &references, Some(&scaled), &settings, &go)
         .expect("scaled weights");
     assert!(
         same(&weighted, &scaled),
@@ -80,7 +83,7 @@ pub fn check(input: &Input) {
     );
 
     let first = &references[..1];
-    let alone = aggregate_scores(&hypotheses, first, Some(&[factor]), &settings).expect("one");
-    let pairwise = pairwise_scores(&hypotheses, first, &settings).expect("pairwise");
+    let alone = aggregate_scores(&hypotheses, first, Some(&[factor]), &settings, &go).expect("one");
+    let pairwise = pairwise_scores(&hypotheses, first, &settings, &go).expect("pairwise");
     assert!(same(&alone, &pairwise), "{alone:?} != {pairwise:?}");
 }

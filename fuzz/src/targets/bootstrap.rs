@@ -6,6 +6,7 @@ use arbitrary::Arbitrary;
 use chrf_core::bootstrap::{
     randomization_scores, resampled_scores, sacrebleu_score_f32, SegmentTable,
 };
+use chrf_core::pool::Interrupt;
 use chrf_core::{sacrebleu_score, Count, OrderCounts};
 
 use crate::input::SettingsInput;
@@ -65,7 +66,7 @@ fn check_resamples(
     } else {
         input.picks.clone()
     };
-    let result = resampled_scores(table, &picks, settings);
+    let result = resampled_scores(table, &picks, settings, &Interrupt::default());
     let valid = n > 0
         && picks.len().is_multiple_of(n)
         && picks.iter().all(|&p| p >= 0 && (p as u64) < n as u64);
@@ -128,7 +129,13 @@ fn check_randomization(input: &Input, baseline: &[u64], n: usize, settings: &chr
     if input.in_range {
         system.resize(baseline.len(), 0);
     }
-    let result = randomization_scores(baseline, &system, &input.swaps, settings);
+    let result = randomization_scores(
+        baseline,
+        &system,
+        &input.swaps,
+        settings,
+        &Interrupt::default(),
+    );
     let valid = system.len() == baseline.len() && n > 0 && input.swaps.len().is_multiple_of(n);
     let Ok((a, b)) = result else {
         assert!(!valid, "{result:?}");

@@ -2,6 +2,7 @@
 //! segments' statistics computed one at a time; segment scores equal each segment's float score.
 
 use arbitrary::Arbitrary;
+use chrf_core::pool::{self, Interrupt};
 use chrf_core::{components, float_score, segment_statistics, ChrfError, Corpus, Statistics};
 
 use crate::input::{SettingsInput, Text};
@@ -16,6 +17,8 @@ pub struct Input {
     pub hypotheses: Vec<u8>,
     /// Per stream, an offset into the pool, and a length change (0 for an aligned stream).
     pub streams: Vec<(u8, u8)>,
+    /// The pool's thread count (None: one per CPU).
+    pub threads: Option<u8>,
 }
 
 /// Orders are capped: the oracle is sequential and costs O(order) per unit.
@@ -63,15 +66,29 @@ pub fn check(input: &Input) {
     let one_at_a_time: Vec<Statistics> = hypotheses
         .iter()
         .enumerate()
-        .map(|(i, hyp)| segment_statistics(hyp, streams.iter().map(|s| s[i].as_str()), &settings))
+        .map(|(i, hyp)| {
+            let references = streams.iter().map(|s| s[i].as_str());
+            segment_statistics(hyp, references, &settings).expect("segment")
+        })
         .collect();
-    assert_eq!(corpus.segment_statistics(&settings), one_at_a_time);
+    // Any thread count, so that the parallel split varies; the results may not.
+    let threads = input
+        .threads
+        .map(|n| 1 + usize::from(n) % pool::max_thread_count());
+    pool::set_thread_count(threads).expect("a valid thread count");
+    let go = Interrupt::default();
+    assert_eq!(
+        corpus.segment_statistics(&settings, &go).expect("segments"),
+        one_at_a_time
+    );
     let total = corpus
-        .statistics(&settings)
+        .statistics(&settings, &go)
         .expect("small counts cannot overflow");
     assert_eq!(total, oracle::sum(&one_at_a_time, settings.order_count()));
 
-    let scores = corpus.segment_scores(&settings).expect("segment scores");
+    let scores = corpus
+        .segment_scores(&settings, &go)
+        .expect("segment scores");
     assert_eq!(scores.len(), hypotheses.len());
     for (score, stats) in scores.iter().zip(&one_at_a_time) {
         let alone = float_score(stats, &settings).expect("float score");

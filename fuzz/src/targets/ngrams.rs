@@ -31,7 +31,7 @@ pub fn check(input: &Input) {
         let max_order = max_order.min(MAX_WINDOWS / longest).max(1);
         let start = u64::from(input.start);
         let mut matches = vec![start; max_order];
-        add_clipped_matches(hyp, reference, &mut scratch, &mut matches);
+        add_clipped_matches(hyp, reference, &mut scratch, &mut matches).expect("matches");
         let expected: Vec<u64> = oracle::clipped_matches(hyp, reference, max_order)
             .into_iter()
             .map(|m| m + start)

@@ -2,6 +2,7 @@
 //! bit for bit, whatever the repetitions among the texts (each distinct text is counted once).
 
 use arbitrary::Arbitrary;
+use chrf_core::pool::Interrupt;
 use chrf_core::{float_score, pairwise_scores, segment_statistics};
 
 use crate::input::{SettingsInput, Text};
@@ -32,12 +33,13 @@ pub fn check(input: &Input) {
     let mut references: Vec<&str> = input.references.iter().map(pick).collect();
     references.truncate(MAX_CELLS / hypotheses.len().max(1));
 
-    let scores = pairwise_scores(&hypotheses, &references, &settings).expect("pairwise");
+    let scores = pairwise_scores(&hypotheses, &references, &settings, &Interrupt::default())
+        .expect("pairwise");
     assert_eq!(scores.len(), hypotheses.len() * references.len());
     for (i, hypothesis) in hypotheses.iter().enumerate() {
         for (j, reference) in references.iter().enumerate() {
             let alone = float_score(
-                &segment_statistics(hypothesis, [*reference], &settings),
+                &segment_statistics(hypothesis, [*reference], &settings).expect("pair"),
                 &settings,
             )
             .expect("float score");

@@ -20,7 +20,8 @@ pub fn check(input: &Input) {
     };
     let references: Vec<&str> = input.references.iter().map(|r| r.0.as_str()).collect();
     let hypothesis = input.hypothesis.0.as_str();
-    let stats = segment_statistics(hypothesis, references.iter().copied(), &settings);
+    let stats =
+        segment_statistics(hypothesis, references.iter().copied(), &settings).expect("segment");
     check_counts(&stats, &settings);
     assert_eq!(
         stats,
@@ -29,7 +30,7 @@ pub fn check(input: &Input) {
     );
     // Thread-local buffers are reused: a second call must not see the first one's units.
     if let Some(first) = references.first() {
-        let again = segment_statistics(first, [hypothesis], &settings);
+        let again = segment_statistics(first, [hypothesis], &settings).expect("again");
         assert_eq!(again, oracle::pair_statistics(first, hypothesis, &settings));
     }
 }
