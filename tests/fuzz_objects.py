@@ -318,7 +318,3 @@ weights = st.one_of(
     st.lists(st.floats(0, 1e300), max_size=4).map(lambda w: Array(w, np.float64)),
     anything,
 )
-
-
-def valid_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**128

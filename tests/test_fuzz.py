@@ -17,6 +17,7 @@ import contextlib
 import io
 import json
 import math
+import operator
 import os
 import re
 import sys
@@ -28,6 +29,12 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chrf
+from chrf import contract
+from chrf.cli import main
 from fuzz_objects import (
     MAX_ORDER,
     OPTION_VALUES,
@@ -44,12 +51,6 @@ from fuzz_objects import (
     texts,
     weights,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-import chrf
-from chrf import contract
-from chrf.cli import main
 
 CLEAR_ERRORS = (TypeError, ValueError, Boom)
 
@@ -76,12 +77,7 @@ def snapshot(value: Any, depth: int = 0) -> Any:
     if depth > 50:
         return ("deep", id(value))
     if isinstance(value, (list, tuple)):
-        items = (
-            tuple(snapshot(v, depth + 1) for v in list.__iter__(value))
-            if isinstance(value, list)
-            else tuple(snapshot(v, depth + 1) for v in value)
-        )
-        return (type(value), id(value), items)
+        return (type(value), id(value), tuple(snapshot(v, depth + 1) for v in value))
     if isinstance(value, dict):
         return ("dict", id(value), tuple((id(k), snapshot(v, depth + 1)) for k, v in value.items()))
     if isinstance(value, set):
@@ -231,13 +227,23 @@ def test_batch_functions(
         check_scores(result, (None, None))
 
 
+def exact_value(weight: Any) -> Fraction:
+    """A weight's exact value as a Fraction: NumPy floats of any width, Python numbers, and
+    integers of any kind (`__index__`)."""
+    if isinstance(weight, np.floating):
+        return Fraction(*weight.as_integer_ratio())
+    if isinstance(weight, (float, Fraction)):
+        return Fraction(weight)
+    return Fraction(operator.index(weight))
+
+
 def check_weights_by_value(hyps: Any, refs: Any, w: Any, opts: Any, result: Any) -> None:
     """Weights of any numeric type weigh as their exact values: NumPy integers and floats give
     the scores of the same values as Python ints and Fractions."""
     values = fresh(w)
     if values is None:
         return
-    exact = [Fraction(int(v)) if isinstance(v, np.integer) else Fraction(v) for v in values]
+    exact = [exact_value(v) for v in values]
     np.testing.assert_array_equal(result, chrf.aggregate(hyps, refs, weights=exact, **opts))
 
 
