@@ -51,6 +51,7 @@ from fuzz_objects import (
     texts,
     weights,
 )
+from strategies import texts as valid_texts
 
 CLEAR_ERRORS = (TypeError, ValueError, Boom)
 
@@ -283,7 +284,7 @@ plausible_counts = st.one_of(
 
 
 @given(
-    st.lists(texts, min_size=1, max_size=3),
+    st.lists(valid_texts, min_size=1, max_size=3),
     st.sampled_from([{}, {"word_order": 2}, {"eps_smoothing": True}, {"char_order": 3}]),
     anything,
     plausible_counts,
