@@ -1,0 +1,5 @@
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|input: chrf_fuzz::targets::bootstrap::Input| {
+    chrf_fuzz::targets::bootstrap::check(&input);
+});
