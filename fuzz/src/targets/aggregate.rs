@@ -42,8 +42,15 @@ pub fn check(input: &Input) {
     match aggregate_scores(&hypotheses, &references, weights, &settings, &go) {
         Ok(scores) => assert_eq!(scores.len(), hypotheses.len()),
         Err(ChrfError::NoReferences) => assert!(references.is_empty()),
-        Err(ChrfError::InvalidSettings(_)) => {
-            assert_ne!(weights.map(<[u64]>::len), Some(references.len()));
+        Err(ChrfError::WeightCount {
+            weights: given,
+            references: expected,
+        }) => {
+            assert_eq!(
+                (Some(given), expected),
+                (weights.map(<[u64]>::len), references.len())
+            );
+            assert_ne!(given, expected);
         }
         Err(ChrfError::CountOverflow) => assert!(weights.is_some()),
         Err(other) => panic!("{other:?}"),
