@@ -220,3 +220,38 @@ def test_deeply_nested_json_is_invalid_input(depth: int) -> None:
         response = contract.evaluate_json(text)
         assert response["error"]["code"] == "invalid_input"
         assert "nested" in response["error"]["message"]
+
+
+# Found by the fuzz harnesses (fuzz/README.md, findings 4-6).
+
+
+class _LyingList(list):  # type: ignore[type-arg]
+    def __len__(self) -> int:
+        return 1
+
+
+def test_a_list_subclass_is_read_by_its_items_not_its_len() -> None:
+    assert chrf.score(_LyingList(["ab"]), _LyingList(["ab"])) == chrf.score(["ab"], ["ab"])
+    with pytest.raises(ValueError, match="hypotheses must not be empty"):
+        chrf.score(_LyingList(), _LyingList())
+
+
+@pytest.mark.parametrize("parts", [[1, 2], [False], ["x"]])
+def test_statistics_total_refuses_what_is_not_statistics(parts: list[object]) -> None:
+    with pytest.raises(TypeError, match=r"parts\[0\] must be a Statistics"):
+        chrf.Statistics.total(parts)  # type: ignore[arg-type]
+
+
+def test_statistics_total_names_the_bad_part() -> None:
+    stats = chrf.statistics(["ab"], ["ab"])
+    assert chrf.Statistics.total([stats, stats]) == stats + stats
+    with pytest.raises(TypeError, match=r"parts\[1\] must be a Statistics, not int"):
+        chrf.Statistics.total([stats, 1])  # type: ignore[list-item]
+
+
+def test_numpy_arrays_do_not_broadcast_over_statistics() -> None:
+    stats = chrf.statistics(["ab"], ["ab"])
+    with pytest.raises(TypeError):
+        stats + np.array([])  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        np.array([]) + stats

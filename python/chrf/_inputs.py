@@ -28,10 +28,12 @@ class Corpus:
 
 def as_list(value: object, name: str) -> list[object]:
     """The items of a sequence argument; a lone string is refused, not split into characters."""
-    if isinstance(value, list):
+    if type(value) is list:
         return value
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}")
+    # A copy also for list subclasses: their __len__ or __getitem__ may say otherwise than
+    # their items.
     return list(value)
 
 

@@ -33,6 +33,9 @@ class Statistics:
     counts: Counts
     segment_count: int
 
+    # NumPy defers to our operators: `stats + array` is a TypeError, not an object array.
+    __array_ufunc__ = None
+
     def __post_init__(self) -> None:
         """Checks what holds for every real statistics, so that tampered ones are refused:
         counts are ints of 128 bits at most, one triple per order, and matches never outnumber
@@ -69,19 +72,20 @@ class Statistics:
 
     def __radd__(self, other: object) -> Statistics:
         # Lets the built-in sum() start from its default 0.
-        if other == 0:
+        if type(other) is int and other == 0:
             return self
         return NotImplemented
 
     @staticmethod
     def total(parts: Iterable[Statistics]) -> Statistics:
         """The sum of one or more statistics."""
-        items = iter(parts)
-        try:
-            first = next(items)
-        except StopIteration:
-            raise ValueError("total() needs at least one Statistics") from None
-        return sum(items, first)
+        items = list(parts)
+        if not items:
+            raise ValueError("total() needs at least one Statistics")
+        for i, item in enumerate(items):
+            if not isinstance(item, Statistics):
+                raise TypeError(f"parts[{i}] must be a Statistics, not {type(item).__name__}")
+        return sum(items[1:], items[0])
 
     def score(self) -> float:
         """The float score, as :func:`chrf.score` gives it for these segments."""

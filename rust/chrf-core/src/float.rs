@@ -26,6 +26,10 @@ const EXACT_INT_LIMIT: Count = 1 << f64::MANTISSA_DIGITS;
 /// The float score of statistics on 0..100: sacreBLEU's arithmetic, bit for bit; for
 /// `per_order_f` averaging, which sacreBLEU does not have, the exact score rounded once.
 pub fn float_score(stats: &Statistics, settings: &Settings) -> Result<f64, ChrfError> {
+    let (expected, found) = (settings.order_count(), stats.orders().len());
+    if found != expected {
+        return Err(ChrfError::OrderCountMismatch { expected, found });
+    }
     float_score_of_orders(stats.orders(), settings)
 }
 
@@ -285,6 +289,23 @@ mod tests {
 
     fn stats(orders: &[(Count, Count, Count)]) -> Statistics {
         Statistics::from_triples(orders)
+    }
+
+    #[test]
+    fn statistics_of_another_layout_are_refused_by_every_averaging() {
+        // Found by fuzzing: one order under 6-order settings scored 100.0.
+        let one_order = stats(&[(1, 1, 1)]);
+        let mut s = settings(6, 0);
+        for eps_smoothing in [false, true] {
+            s.eps_smoothing = eps_smoothing;
+            assert_eq!(
+                float_score(&one_order, &s),
+                Err(ChrfError::OrderCountMismatch {
+                    expected: 6,
+                    found: 1
+                })
+            );
+        }
     }
 
     #[test]

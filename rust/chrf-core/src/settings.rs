@@ -38,6 +38,13 @@ impl Beta {
                 "beta ** 2 must be a finite positive float for the float score".into(),
             ));
         }
+        // 1 + β² rounds to at least 1 and at least β²: anything else is not a β at all, and
+        // would make every sentence score negative (so no reference could ever win).
+        if !(one_plus_factor >= 1.0 && one_plus_factor >= factor) {
+            return Err(ChrfError::InvalidSettings(
+                "1 + beta ** 2 must be at least 1 and at least beta ** 2".into(),
+            ));
+        }
         Ok(Self {
             squared,
             factor,
@@ -104,6 +111,11 @@ impl Settings {
                 "char_order and word_order must not both be 0".into(),
             ));
         }
+        if char_order.checked_add(word_order).is_none() {
+            return Err(ChrfError::InvalidSettings(
+                "char_order + word_order must fit in a usize".into(),
+            ));
+        }
         Ok(Self {
             char_order,
             word_order,
@@ -126,5 +138,29 @@ impl Settings {
     /// Number of per-order statistics: character orders, then word orders.
     pub fn order_count(&self) -> usize {
         self.char_order + self.word_order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn orders_whose_sum_overflows_are_refused() {
+        // Found by fuzzing: order_count() overflowed (a panic in debug, 0 in release).
+        let beta = Beta::integer(2).unwrap();
+        assert!(Settings::new(usize::MAX, 1, beta.clone()).is_err());
+        assert!(Settings::new(usize::MAX - 1, 1, beta).is_ok());
+    }
+
+    #[test]
+    fn a_one_plus_factor_no_beta_has_is_refused() {
+        // Found by fuzzing: 1 + β² = -1 made every sentence score negative, so with two
+        // references none won and the segment counted nothing.
+        let one = BigRational::one();
+        assert!(Beta::new(one.clone(), 1.0, -1.0).is_err());
+        assert!(Beta::new(one.clone(), 4.0, 2.0).is_err());
+        assert!(Beta::new(one, 1.0, 2.0).is_ok());
     }
 }
