@@ -137,15 +137,25 @@ def add_inputs(p: argparse.ArgumentParser) -> None:
 
 def add_chrf_settings(c: argparse._ArgumentGroup) -> None:
     c.add_argument(
-        "--chrf-char-order", "--char-order", "-cc", type=int, default=6, dest="char_order"
+        "--chrf-char-order",
+        "--char-order",
+        "-cc",
+        type=int,
+        default=Settings.char_order,
+        dest="char_order",
     )
     c.add_argument(
-        "--chrf-word-order", "--word-order", "-cw", type=int, default=0, dest="word_order"
+        "--chrf-word-order",
+        "--word-order",
+        "-cw",
+        type=int,
+        default=Settings.word_order,
+        dest="word_order",
     )
     c.add_argument(
         "--chrf-beta",
         "--beta",
-        default="2",
+        default=str(Settings.beta),
         dest="beta",
         help="an integer, a fraction p/q or a decimal",
     )
@@ -154,7 +164,7 @@ def add_chrf_settings(c: argparse._ArgumentGroup) -> None:
     c.add_argument(
         "--chrf-eps-smoothing", "--eps-smoothing", action="store_true", dest="eps_smoothing"
     )
-    c.add_argument("--averaging", choices=AVERAGINGS, default="precision_recall")
+    c.add_argument("--averaging", choices=AVERAGINGS, default=Settings.averaging)
     c.add_argument(
         "--count-hyp-without-ref",
         action="store_true",
