@@ -76,8 +76,8 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> Result<R, ChrfError> {
 }
 
 /// Runs `work` in the pool while the calling thread asks `stop` every [`POLL_INTERVAL`] whether
-/// to interrupt it; once `stop` says yes, `work`'s [`Interrupt`] is raised, and work that checks
-/// it returns [`ChrfError::Cancelled`] at its next check.
+/// to interrupt it; once `stop` says yes (it is not asked again), `work`'s [`Interrupt`] is
+/// raised, and work that checks it returns [`ChrfError::Cancelled`] at its next check.
 pub fn run_interruptible<R: Send>(
     work: impl FnOnce(&Interrupt) -> Result<R, ChrfError> + Send,
     mut stop: impl FnMut() -> bool,
@@ -102,7 +102,11 @@ pub fn run_interruptible<R: Send>(
         loop {
             match receiver.recv_timeout(POLL_INTERVAL) {
                 Ok(result) => return result,
-                Err(mpsc::RecvTimeoutError::Timeout) if stop() => interrupt.raise(),
+                Err(mpsc::RecvTimeoutError::Timeout) if stop() => {
+                    // `stop` is asked once: its answer may have consumed its reason.
+                    interrupt.raise();
+                    return receiver.recv().unwrap_or(Err(ChrfError::Cancelled));
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 // The work panicked: the scope re-raises the panic when it ends.
                 Err(mpsc::RecvTimeoutError::Disconnected) => return Err(ChrfError::Cancelled),
@@ -189,6 +193,28 @@ mod tests {
         );
         assert_eq!(result, Err(ChrfError::Cancelled));
         assert_eq!(polls.load(Ordering::Relaxed), 3);
+    }
+
+    #[test]
+    fn stop_is_not_asked_again_once_it_said_yes() {
+        // The caller's `stop` consumes its reason (Python's pending signal): asking again while
+        // slow work winds down would lose it.
+        let polls = AtomicUsize::new(0);
+        let result: Result<(), ChrfError> = run_interruptible(
+            |interrupt| loop {
+                if interrupt.check().is_err() {
+                    std::thread::sleep(4 * POLL_INTERVAL);
+                    return Err(ChrfError::Cancelled);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            },
+            || {
+                polls.fetch_add(1, Ordering::Relaxed);
+                true
+            },
+        );
+        assert_eq!(result, Err(ChrfError::Cancelled));
+        assert_eq!(polls.load(Ordering::Relaxed), 1);
     }
 
     #[test]

@@ -78,6 +78,9 @@ pub fn read_batches(
         .collect()
 }
 
+/// Texts read between two checks for Ctrl-C: a few milliseconds of work.
+const SIGNAL_CHECK_INTERVAL: usize = 1 << 16;
+
 fn read_list(
     list: &Bound<'_, PyList>,
     lowercase: bool,
@@ -92,6 +95,10 @@ fn read_list(
         })
     })?;
     for (i, item) in list.iter().enumerate() {
+        if i % SIGNAL_CHECK_INTERVAL == 0 {
+            // Reading millions of texts takes seconds: Ctrl-C must not wait for its end.
+            list.py().check_signals()?;
+        }
         texts.push(read_text(item, lowercase).map_err(|e| e.named(&name(i)))?);
     }
     Ok(texts)
