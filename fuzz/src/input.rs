@@ -229,6 +229,8 @@ impl SettingsInput {
         if beta.one_plus_factor() < 1.0 {
             return None;
         }
+        // A β² beyond the floats has exact scores only; the targets compare them with floats.
+        beta.check_float().ok()?;
         let mut settings =
             Settings::new(order(self.char_order), order(self.word_order), beta).ok()?;
         settings.include_whitespace = self.include_whitespace;

@@ -71,20 +71,38 @@ def pair_statistics(
 
 
 def segment_statistics(hypothesis: str, references: Sequence[str], settings: Settings) -> Stats:
-    """Statistics against the reference with the best sacreBLEU F, the first on ties."""
+    """Statistics against the reference with the best sentence F, the first on ties (spec §5):
+    sacreBLEU's F, or chrF++.py's under ``per_order_f`` averaging."""
+    if len(references) > 1:
+        settings.check_float()
     if settings.lowercase:
         hypothesis = hypothesis.lower()
     hyp = ngram_bags(hypothesis, settings)
     best: Stats = [(0, 0, 0)] * settings.order_count
     best_f = -1.0
+    per_order_f = settings.averaging == "per_order_f" and not settings.eps_smoothing
     for reference in references:
         if settings.lowercase:
             reference = reference.lower()
         stats = pair_statistics(hyp, ngram_bags(reference, settings), settings)
-        f = sacrebleu_f(stats, settings)
+        if len(references) == 1:  # nothing to choose: no F (which a huge β could not have)
+            return stats
+        f = chrfpp_sentence_f(stats, settings) if per_order_f else sacrebleu_f(stats, settings)
         if f > best_f:
             best_f, best = f, stats
     return best
+
+
+def chrfpp_sentence_f(stats: Stats, settings: Settings) -> float:
+    """chrF++.py's ``sentF``, expression for expression: the F of each order with a match,
+    character and word orders summed apart, then added and divided by the number of orders."""
+    factor = settings.beta**2
+    sums = [0.0, 0.0]
+    for order, (n_hyp, n_ref, n_match) in enumerate(stats):
+        if n_match > 0:
+            prec, rec = n_match / n_hyp, n_match / n_ref
+            sums[order >= settings.char_order] += (1 + factor) * prec * rec / (factor * prec + rec)
+    return (sums[0] + sums[1]) / settings.order_count
 
 
 def sacrebleu_f(stats: Stats, settings: Settings) -> float:
@@ -260,6 +278,7 @@ def aggregate(
 
 def float_of(stats: Stats, settings: Settings) -> float:
     """The float score of statistics, as `chrf.score` gives it."""
+    settings.check_float()
     if settings.averaging == "per_order_f" and not settings.eps_smoothing:
         return float(components_of(stats, settings, 1).score_fraction)
     return sacrebleu_f(stats, settings)

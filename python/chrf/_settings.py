@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from numbers import Integral, Rational
@@ -106,13 +107,29 @@ class Settings:
 
     @property
     def factor(self) -> float:
-        """``float(beta ** 2)``: the β² sacreBLEU's float arithmetic multiplies by."""
-        return _float_of(self.beta**2)
+        """``float(beta ** 2)``: the β² sacreBLEU's float arithmetic multiplies by (0.0 when it
+        underflows, as sacreBLEU's does; ``inf`` when it overflows, where sacreBLEU fails)."""
+        return _float_of(lambda: self.beta**2)
 
     @property
     def one_plus_factor(self) -> float:
         """``float(1 + beta ** 2)``, as sacreBLEU's ``(1 + factor) * ...`` evaluates it."""
-        return _float_of(1 + self.beta**2)
+        return _float_of(lambda: 1 + self.beta**2)
+
+    @property
+    def beta_is_fraction(self) -> bool:
+        """β is a ``Fraction``: in sacreBLEU's bootstrap a ``Fraction`` meeting a NumPy float32
+        computes in double precision, where an int or a float computes in float32."""
+        return isinstance(self.beta, Fraction)
+
+    def check_float(self) -> None:
+        """Refuses what no float score can take: a β whose square overflows a float (sacreBLEU
+        fails there too); the exact entry points take it."""
+        if math.isinf(self.one_plus_factor):
+            raise ValueError(
+                f"beta ** 2 is too large for a float score: beta={shown(self.beta)} "
+                "(exact components take any positive beta)"
+            )
 
     @property
     def order_count(self) -> int:
@@ -152,13 +169,6 @@ def _beta(beta: object) -> Beta:
         raise ValueError(
             f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}"
         )
-    try:
-        factor = _float_of(value**2)
-        _float_of(1 + value**2)
-    except OverflowError:
-        raise ValueError(f"beta ** 2 is too large for a float score: beta={shown(beta)}") from None
-    if factor == 0:
-        raise ValueError(f"beta ** 2 is too small for a float score: beta={shown(beta)}")
     return value
 
 
@@ -176,8 +186,10 @@ def _exact_beta(beta: object) -> Beta:
     raise TypeError(f"beta must be an int, a Fraction or a float, not {type(beta).__name__}")
 
 
-def _float_of(value: int | Fraction | float) -> float:
-    result = float(value)
-    if not math.isfinite(result):
-        raise OverflowError("beta ** 2 does not fit in a float")
-    return result
+def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
+    """The computed value as the nearest float, or ``inf`` beyond the largest (where a float
+    β's own arithmetic overflows, or an int or a Fraction is too large to convert)."""
+    try:
+        return float(compute())
+    except OverflowError:
+        return math.inf

@@ -21,15 +21,19 @@ pub enum Scalar {
     Python(f64),
     /// A NumPy float32.
     Float32(f32),
+    /// A Python `Fraction` (β² or 1 + β², held at its float value: it only ever meets floats).
+    /// With a float32 NumPy computes on Python objects, so `Fraction` arithmetic answers: a
+    /// Python float, from the two values as doubles.
+    Fraction(f64),
 }
 
-use Scalar::{Float32, Python};
+use Scalar::{Float32, Fraction, Python};
 
 impl Scalar {
     /// The value as a double (a float32 widens exactly).
     pub fn value(self) -> f64 {
         match self {
-            Python(x) => x,
+            Python(x) | Fraction(x) => x,
             Float32(x) => f64::from(x),
         }
     }
@@ -41,7 +45,7 @@ impl Scalar {
     fn as_f32(self) -> f32 {
         match self {
             // Rounds to nearest, ties to even, as NumPy's cast does.
-            Python(x) => x as f32,
+            Python(x) | Fraction(x) => x as f32,
             Float32(x) => x,
         }
     }
@@ -53,8 +57,10 @@ impl Scalar {
         single: fn(f32, f32) -> f32,
     ) -> Self {
         match (self, other) {
-            (Python(a), Python(b)) => Python(double(a, b)),
-            _ => Float32(single(self.as_f32(), other.as_f32())),
+            (Python(_) | Fraction(_), Python(_) | Fraction(_))
+            | (Fraction(_), Float32(_))
+            | (Float32(_), Fraction(_)) => Python(double(self.value(), other.value())),
+            (Float32(_), _) | (_, Float32(_)) => Float32(single(self.as_f32(), other.as_f32())),
         }
     }
 }
@@ -62,6 +68,13 @@ impl Scalar {
 impl FScoreNumber for Scalar {
     fn python(value: f64) -> Self {
         Python(value)
+    }
+    fn beta_term(value: f64, fraction: bool) -> Self {
+        if fraction {
+            Fraction(value)
+        } else {
+            Python(value)
+        }
     }
     fn is_positive(self) -> bool {
         self.value() > 0.0
@@ -153,6 +166,7 @@ pub fn resampled_scores(
     settings: &Settings,
     interrupt: &Interrupt,
 ) -> Result<Vec<Scalar>, ChrfError> {
+    settings.beta.check_float()?;
     let n = table.segment_count();
     if n == 0 || picks.len() % n != 0 {
         return Err(ChrfError::ResampleShape { row_length: n });
@@ -183,6 +197,7 @@ pub fn randomization_scores(
     settings: &Settings,
     interrupt: &Interrupt,
 ) -> Result<(Vec<f64>, Vec<f64>), ChrfError> {
+    settings.beta.check_float()?;
     let width = 3 * settings.order_count();
     if baseline.len() != system.len() || baseline.len() % width != 0 {
         return Err(ChrfError::StatisticsShape);

@@ -52,10 +52,47 @@ pub(crate) fn float_score_of_runs(
     runs: impl IntoIterator<Item = Run>,
     settings: &Settings,
 ) -> Result<f64, ChrfError> {
+    settings.beta.check_float()?;
     if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
         return Ok(rational_to_f64(&per_order_f_score(runs, settings)?));
     }
     Ok(sacrebleu_score_of_runs(runs, settings))
+}
+
+/// What picks the best of several references for a segment (spec §5): sacreBLEU's sentence
+/// score, or under `per_order_f` averaging chrF++.py's own sentence F, so that each averaging
+/// chooses as the tool that defines it does.
+pub(crate) fn selection_score(
+    runs: impl IntoIterator<Item = Run>,
+    settings: &Settings,
+) -> Result<f64, ChrfError> {
+    settings.beta.check_float()?;
+    if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
+        return Ok(chrfpp_sentence_f(runs, settings));
+    }
+    Ok(sacrebleu_score_of_runs(runs, settings))
+}
+
+/// chrF++.py's `sentF` (on 0..1), in its float operations: the F of every order with a match,
+/// character orders summed, word orders summed, the two sums added and divided by the number of
+/// orders. (An order without a match adds nothing there, as 0.0 adds nothing here.)
+fn chrfpp_sentence_f(runs: impl IntoIterator<Item = Run>, settings: &Settings) -> f64 {
+    let (factor, one_plus_factor) = (settings.beta.factor(), settings.beta.one_plus_factor());
+    let (mut sums, mut order) = ([0.0f64; 2], 0usize);
+    for (counts, repeat) in runs {
+        if counts.matching == 0 {
+            order += repeat; // the long runs of empty orders past a segment's length
+            continue;
+        }
+        let precision = true_division(counts.matching, counts.hypothesis);
+        let recall = true_division(counts.matching, counts.reference);
+        let f = one_plus_factor * precision * recall / (factor * precision + recall);
+        for _ in 0..repeat {
+            sums[usize::from(order >= settings.char_order())] += f;
+            order += 1;
+        }
+    }
+    (sums[0] + sums[1]) / settings.order_count() as f64
 }
 
 /// sacreBLEU's score (0..100) of the given statistics: `CHRF._compute_f_score`.
@@ -88,6 +125,10 @@ pub(crate) trait FScoreNumber:
 {
     /// A Python float literal of the formula.
     fn python(value: f64) -> Self;
+    /// `beta ** 2` or `1 + beta ** 2`, of a β given as a `Fraction` or not.
+    fn beta_term(value: f64, _fraction: bool) -> Self {
+        Self::python(value)
+    }
     /// `self > 0`.
     fn is_positive(self) -> bool;
     /// Python truthiness of a number: non-zero, NaN included.
@@ -138,8 +179,9 @@ pub(crate) fn compute_f_score<T: FScoreNumber>(
     runs: impl IntoIterator<Item = (OrderTerms<T>, usize)>,
     settings: &Settings,
 ) -> T {
-    let factor = T::python(settings.beta.factor());
-    let one_plus_factor = T::python(settings.beta.one_plus_factor());
+    let fraction = settings.beta.is_fraction();
+    let factor = T::beta_term(settings.beta.factor(), fraction);
+    let one_plus_factor = T::beta_term(settings.beta.one_plus_factor(), fraction);
     let (zero, eps, hundred) = (T::python(0.0), T::python(EPS), T::python(100.0));
     let mut eps_score = zero;
     let mut order_count = 0usize;

@@ -6,7 +6,7 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::float::{float_score_of_runs, sacrebleu_score_of_runs};
+use crate::float::{float_score_of_runs, selection_score};
 use crate::memory::{filled, held, out_of_memory, push, refill, reserve};
 use crate::ngrams::{add_clipped_matches, MatchScratch};
 use crate::stats::{window_count, PairCounts};
@@ -136,9 +136,9 @@ impl Buffers {
             let f = if only_one {
                 0.0
             } else {
-                sacrebleu_score_of_runs(self.pair.runs(settings), settings)
+                selection_score(self.pair.runs(settings), settings)?
             };
-            // sacreBLEU starts from -1.0 and replaces only on a strictly greater F.
+            // sacreBLEU (and chrF++.py) start from -1.0 and replace only on a strictly greater F.
             if f > best_f {
                 best_f = f;
                 std::mem::swap(&mut self.best, &mut self.pair);
@@ -462,6 +462,23 @@ mod tests {
             vec![(0, 0, 0), (0, 0, 0)]
         );
     }
+    #[test]
+    fn per_order_f_picks_the_reference_as_chrfpp_does() {
+        // "ba": per-order F 1 and 0 (mean 1/2); "b": 5/6 and no order 2 (mean 5/12). sacreBLEU's
+        // precision/recall F prefers "b" (5/6 against 1/2); chrF++.py's mean F prefers "ba".
+        let mut s = settings(2, 0);
+        let refs = ["ba", "b"];
+        assert_eq!(
+            triples(&segment_statistics_of(&s, "ab", &refs)),
+            vec![(2, 1, 1), (0, 0, 0)]
+        );
+        s.averaging = Averaging::PerOrderF;
+        assert_eq!(
+            triples(&segment_statistics_of(&s, "ab", &refs)),
+            vec![(2, 2, 2), (1, 1, 0)]
+        );
+    }
+
     #[test]
     fn long_orders_cost_nothing_past_the_texts_and_score_as_the_full_layout() {
         let hyp = "the cat sat on the mat, the cat sat";

@@ -21,6 +21,9 @@ pub struct Beta {
     squared: BigRational,
     factor: f64,
     one_plus_factor: f64,
+    /// β was a Python `Fraction`: in sacreBLEU's bootstrap, `Fraction` meeting a NumPy float32
+    /// computes in double precision, where an int or a float meets it in float32.
+    fraction: bool,
 }
 
 impl Beta {
@@ -28,14 +31,16 @@ impl Beta {
     ///
     /// The floats are taken from the caller because for a float β Python computes them with
     /// `pow()`, which need not round like `β * β`; for an int or a fraction they are the exact
-    /// values rounded to nearest, as [`Beta::exact`] computes them.
+    /// values rounded to nearest, as [`Beta::exact`] computes them. β² may round to 0.0 (a tiny
+    /// β: sacreBLEU still scores, with F = precision) or to +inf (a huge β: only the exact
+    /// entry points can score it, see [`Beta::check_float`]).
     pub fn new(squared: BigRational, factor: f64, one_plus_factor: f64) -> Result<Self, ChrfError> {
         if !squared.is_positive() {
             return Err(ChrfError::InvalidSettings("beta must be positive".into()));
         }
-        if !(factor.is_finite() && factor > 0.0 && one_plus_factor.is_finite()) {
+        if factor.is_nan() || factor < 0.0 {
             return Err(ChrfError::InvalidSettings(
-                "beta ** 2 must be a finite positive float for the float score".into(),
+                "beta ** 2 must be a float of at least 0 (or +inf) for the float score".into(),
             ));
         }
         // 1 + β² rounds to at least 1 and at least β²: anything else is not a β at all, and
@@ -49,7 +54,14 @@ impl Beta {
             squared,
             factor,
             one_plus_factor,
+            fraction: false,
         })
+    }
+
+    /// The same β, marked as given as a Python `Fraction` (see the `fraction` field).
+    pub fn given_as_fraction(mut self) -> Self {
+        self.fraction = true;
+        self
     }
 
     /// β as an exact positive rational; the floats are its square (plus one) rounded to nearest.
@@ -80,6 +92,23 @@ impl Beta {
     /// 1 + β² as the float sacreBLEU multiplies by.
     pub fn one_plus_factor(&self) -> f64 {
         self.one_plus_factor
+    }
+
+    /// Whether β was given as a Python `Fraction`.
+    pub fn is_fraction(&self) -> bool {
+        self.fraction
+    }
+
+    /// Refuses a β whose square is too large for a float: sacreBLEU's float formula, hence every
+    /// float score and the choice among several references, cannot be computed with it.
+    pub fn check_float(&self) -> Result<(), ChrfError> {
+        if self.one_plus_factor.is_finite() {
+            Ok(())
+        } else {
+            Err(ChrfError::InvalidSettings(
+                "beta ** 2 is too large for a float score (exact components take any beta)".into(),
+            ))
+        }
     }
 }
 

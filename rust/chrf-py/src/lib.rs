@@ -40,6 +40,7 @@ struct SettingsAttributes {
     beta_fraction: BigRational,
     factor: f64,
     one_plus_factor: f64,
+    beta_is_fraction: bool,
     lowercase: bool,
     include_whitespace: bool,
     averaging: String,
@@ -59,8 +60,11 @@ impl Config {
     #[new]
     fn new(settings: SettingsAttributes) -> PyResult<Self> {
         let squared = &settings.beta_fraction * &settings.beta_fraction;
-        let beta =
+        let mut beta =
             Beta::new(squared, settings.factor, settings.one_plus_factor).map_err(to_py_err)?;
+        if settings.beta_is_fraction {
+            beta = beta.given_as_fraction();
+        }
         let mut core =
             Settings::new(settings.char_order, settings.word_order, beta).map_err(to_py_err)?;
         core.include_whitespace = settings.include_whitespace;
