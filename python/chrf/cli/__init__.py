@@ -3,14 +3,17 @@
 chrf REF [REF ...] -i HYP        corpus chrF, sacreBLEU's command-line conventions
 chrf components --input FILE|-   the chrf-components 1.0.0 JSON contract
 chrf selftest                    worked examples through the compiled path and the reference
+(a command name is a reference file instead where a file of that name exists: `command_of`)
 
 The package: `arguments` (argparse's spec, and the typed `Options` built from it), `reading`
-(files and standard input), `modes` (the scoring modes), `components` and `selftest` (the other
-commands), `render` (what is printed) and `io` (writing, and failing, one line at a time).
+(files and standard input), `testsets` (sacreBLEU's test sets), `modes` (the scoring modes),
+`components` and `selftest` (the other commands), `render` (what is printed) and `io` (writing,
+and failing, one line at a time).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -54,14 +57,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def command_of(args: list[str]) -> str | None:
+    """The command the first argument names, or None for scoring. A file (or folder) of that
+    name in the way makes it a reference file, as in sacreBLEU: `chrf components -i hyp.txt`
+    scores against ./components where it exists (the commands are reached from elsewhere)."""
+    if args and args[0] in ("components", "selftest") and not os.path.lexists(args[0]):
+        return args[0]
+    return None
+
+
 def dispatch(args: list[str]) -> int:
     # Each command imports its own modules only: the scoring modes load for scoring alone.
-    if args and args[0] == "components":
+    command = command_of(args)
+    if command == "components":
         from chrf.cli.arguments import components_input
         from chrf.cli.components import components
 
         return components(components_input(args[1:]))
-    if args and args[0] == "selftest":
+    if command == "selftest":
         from chrf.cli.arguments import parse_selftest
         from chrf.cli.selftest import run_selftest
 

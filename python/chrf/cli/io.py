@@ -6,9 +6,10 @@ import argparse
 import os
 import signal
 import sys
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from chrf._messages import shown
 
@@ -29,7 +30,12 @@ class OutputError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """argparse, with its errors on one line (exit status 2, as argparse's), and --help and
-    --version failing, not silent, when standard output cannot take them."""
+    --version failing, not silent, when standard output cannot take them. No option is taken
+    by a prefix of its name: `-l` is the language pair, never a shortened `-lc`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
@@ -140,3 +146,5 @@ def reading(name: str) -> Iterator[None]:
         raise CliError(f"cannot read {name}: {error.strerror or error_text(error)}") from None
     except UnicodeDecodeError as error:
         raise CliError(f"{name} is not valid {error.encoding}: {error.reason}") from None
+    except (EOFError, zlib.error) as error:  # a truncated or damaged .gz file
+        raise CliError(f"cannot read {name}: {error_text(error)}") from None

@@ -30,7 +30,13 @@ __all__ = ["score"]
 
 def score(options: Options) -> int:
     """Scores as sacreBLEU's command line does; errors are raised for `chrf.cli.main`."""
-    refs = References(list(options.refs), options.num_refs, options.encoding)
+    if options.listing or options.echo:
+        from chrf.cli import testsets
+
+        if options.listing:
+            return testsets.list_test_sets(options.test_set, options.langpair)
+        return testsets.echo(str(options.test_set), str(options.langpair), options.echo)
+    refs = references_of(options)
     systems = system_sources(options.inputs, options.encoding, paired=options.paired is not None)
     if options.sentence_level:
         if len(systems) > 1 or options.confidence or options.paired:
@@ -45,6 +51,14 @@ def score(options: Options) -> int:
     if len(systems) == 1:
         return single_system(options, refs, systems[0])
     return many_systems(options, refs, systems)
+
+
+def references_of(options: Options) -> References:
+    if options.test_set is None:
+        return References(list(options.refs), options.num_refs, options.encoding)
+    from chrf.cli.testsets import test_set_references
+
+    return test_set_references(options.test_set, str(options.langpair), options.encoding)
 
 
 def single_system(options: Options, refs: References, system: System) -> int:
@@ -120,7 +134,11 @@ def paired_test(options: Options, test: PairedTest, refs: References, systems: l
     signature = metric_of(settings, refs.count).get_signature()
     signature.update("seed", seed)
     signature.update(test.method, test.trials)
-    names = [f"Baseline: {systems[0].name}", *(s.name for s in systems[1:])]
+    names = (
+        [f"Baseline: {systems[0].name}", *(s.name for s in systems[1:])]
+        if options.inputs
+        else ["Baseline", *(f"System {k}" for k in range(1, len(systems)))]  # sacreBLEU's stdin
+    )
     blocks = render.paired_test(
         names, results, metric_name(settings), signature.format(options.short), test, options
     )

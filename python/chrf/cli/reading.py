@@ -4,12 +4,14 @@ aligned in chunks (so plain scoring streams, in bounded memory) or whole (for re
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
 import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
+from typing import IO
 
 from chrf import contract
 from chrf._inputs import Corpus, corpus
@@ -50,19 +52,26 @@ def chunk_segments() -> int:
 
 
 def read_lines(path: str, encoding: str) -> Iterator[str]:
-    """sacreBLEU's reading: lines split on "\\n" only, each right-stripped of whitespace."""
-    with reading(path), open(path, encoding=encoding, newline="\n") as handle:
+    """sacreBLEU's `smart_open`: lines split on "\\n" only, each right-stripped of whitespace;
+    a name ending in .gz is read through gzip."""
+    with reading(path), open_text(path, encoding) as handle:
         for line in handle:
             yield line.rstrip()
 
 
+def open_text(path: str, encoding: str) -> IO[str]:
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding=encoding, newline="\n")
+    return open(path, encoding=encoding, newline="\n")
+
+
 def stdin_lines(encoding: str) -> Iterator[str]:
-    """Standard input, read as `read_lines` reads a file."""
+    """Standard input as sacreBLEU reads it: with universal newlines ("\\r\\n", "\\r" and "\\n"
+    each end a line), unlike files. Lines are not stripped here: see `stdin_systems`."""
     if sys.stdin is None:
         raise CliError("standard input is closed: give the system output with --input (-i)")
     with reading("standard input"):
-        for line in io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, newline="\n"):
-            yield line.rstrip()
+        yield from io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
 
 
 @dataclass
@@ -70,6 +79,9 @@ class References:
     files: list[str]
     num_refs: int
     encoding: str
+    #: The files behind each stream when a stream is several files read one after another
+    #: (`-t` with several test sets, concatenated as sacreBLEU does); `files` then names them.
+    parts: list[list[str]] | None = None
 
     @property
     def count(self) -> int:
@@ -85,11 +97,18 @@ class References:
 
     def streams(self) -> list[Iterator[str]]:
         """One line iterator per reference stream."""
+        if self.parts is not None:
+            return [concatenated(paths, self.encoding) for paths in self.parts]
         if self.num_refs == 1:
             return [read_lines(path, self.encoding) for path in self.files]
         if len(self.files) != 1:
             raise CliError("--num-refs needs exactly one tab-separated reference file")
         return split_fields(read_lines(self.files[0], self.encoding), self.num_refs, self.files[0])
+
+
+def concatenated(paths: list[str], encoding: str) -> Iterator[str]:
+    for path in paths:
+        yield from read_lines(path, encoding)
 
 
 def split_fields(lines: Iterator[str], count: int, name: str) -> list[Iterator[str]]:
@@ -136,19 +155,21 @@ def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> l
 
 
 def stdin_systems(lines: Iterator[str]) -> list[System]:
-    """sacreBLEU's stdin: one system, or several as tab-separated fields of each line."""
+    """sacreBLEU's stdin: one system, or several as tab-separated fields of each line. As in
+    sacreBLEU, the first line is right-stripped whole, and every later line whole and then
+    field by field (so "x \\t..." keeps its space on the first line only)."""
     first = next(lines, None)
     if first is None:
         raise CliError("no input on stdin")
-    fields = first.split("\t")
+    fields = first.rstrip().split("\t")
     count = len(fields)
-    rows = (check_fields(line.split("\t"), count, n) for n, line in enumerate(lines, 2))
+    rows = (
+        check_fields([f.rstrip() for f in line.rstrip().split("\t")], count, n)
+        for n, line in enumerate(lines, 2)
+    )
     columns = unzip(_prepend(fields, rows), count)
     names = ["stdin"] if count == 1 else [f"System {k + 1}" for k in range(count)]
-    return [
-        System(name, (field.rstrip() for field in lines_of_system))
-        for name, lines_of_system in zip(names, columns, strict=True)
-    ]
+    return [System(name, column) for name, column in zip(names, columns, strict=True)]
 
 
 def _prepend(first: list[str], rows: Iterator[list[str]]) -> Iterator[list[str]]:
