@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chrf_core::{sacrebleu_score, Count, OrderCounts, Settings, Statistics};
+use chrf_core::{sacrebleu_score, Averaging, Count, OrderCounts, Settings, Statistics};
 
 /// Python's `str.split()` whitespace (SPEC §3), listed rather than tested by range.
 const PYTHON_WHITESPACE: &[char] = &[
@@ -139,13 +139,40 @@ pub fn segment_statistics(
     let mut best_score = f64::NEG_INFINITY;
     for reference in references {
         let candidate = pair_statistics(hypothesis, reference, settings);
-        let score = sacrebleu_score(candidate.orders(), settings);
+        let score = match settings.averaging {
+            Averaging::PerOrderF if !settings.eps_smoothing => {
+                chrfpp_sentence_f(candidate.orders(), settings)
+            }
+            _ => sacrebleu_score(candidate.orders(), settings),
+        };
         if score > best_score || references.len() == 1 {
             best_score = score;
             best = candidate;
         }
     }
     best
+}
+
+/// chrF++.py's `sentF`, which picks the reference under per-order-F averaging (SPEC §5): the
+/// F of each order with a match, character and word orders summed apart, then added and divided
+/// by the number of orders. (Fuzzed counts are small: `as f64` is exact.)
+fn chrfpp_sentence_f(orders: &[OrderCounts], settings: &Settings) -> f64 {
+    let (factor, one_plus) = (settings.beta.factor(), settings.beta.one_plus_factor());
+    let (mut chars, mut words) = (0.0, 0.0);
+    for (index, counts) in orders.iter().enumerate() {
+        if counts.matching == 0 {
+            continue;
+        }
+        let precision = counts.matching as f64 / counts.hypothesis as f64;
+        let recall = counts.matching as f64 / counts.reference as f64;
+        let f = one_plus * precision * recall / (factor * precision + recall);
+        if index < settings.char_order() {
+            chars += f;
+        } else {
+            words += f;
+        }
+    }
+    (chars + words) / orders.len() as f64
 }
 
 /// The order-by-order sum, with u128 arithmetic that must not overflow here.
