@@ -101,7 +101,7 @@ def score_parser() -> argparse.ArgumentParser:
         description="chrF and chrF++ with sacreBLEU's command line. Other commands: "
         "'chrf components --input FILE' (the JSON contract), 'chrf selftest' (each taken as a "
         "command only where no file of that name exists: there, it is a reference file).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsShown,
     )
     add_inputs(p)
     add_test_sets(p.add_argument_group("test sets (sacreBLEU's registry and cache, $SACREBLEU)"))
@@ -115,16 +115,29 @@ def score_parser() -> argparse.ArgumentParser:
     return p
 
 
+class DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's default after its help, as sacreBLEU's --help shows them; an option
+    without a default value says in its help what happens without it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def add_inputs(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "refs", nargs="*", metavar="REF", help="reference files, one per stream (.gz read too)"
+        "refs",
+        nargs="*",
+        metavar="REF",
+        help="reference files, one per stream, .gz read too (default: none, with -t)",
     )
     p.add_argument(
         "--input",
         "-i",
         nargs="*",
         metavar="HYP",
-        help="system outputs; none: stdin, several systems as tab-separated fields",
+        help="system outputs (default: standard input, several systems as tab-separated fields)",
     )
     p.add_argument(
         "--metrics",
@@ -148,14 +161,21 @@ def add_test_sets(t: argparse._ArgumentGroup) -> None:
         "--test-set",
         "-t",
         help="references of a sacreBLEU test set (comma-separated: concatenated), read from "
-        "sacreBLEU's cache and downloaded there by sacreBLEU when missing",
+        "sacreBLEU's cache and downloaded there by sacreBLEU when missing (default: none, "
+        "reference files given)",
     )
-    t.add_argument("--language-pair", "-l", dest="langpair", help="the test set's pair, e.g. en-de")
+    t.add_argument(
+        "--language-pair",
+        "-l",
+        dest="langpair",
+        help="the test set's pair, e.g. en-de (default: none; needed with -t)",
+    )
     t.add_argument(
         "--echo",
         nargs="+",
         metavar="FIELD",
-        help="print the test set's fields (src, ref, ..., or all) tab-separated, and quit",
+        help="print the test set's fields (src, ref, ..., or all) tab-separated, and quit "
+        "(default: none, score)",
     )
     t.add_argument(
         "--list",
@@ -301,7 +321,9 @@ OTHER_METRIC_OPTIONS: list[tuple[tuple[str, ...], dict[str, object]]] = [
 
 def add_other_metrics(o: argparse._ArgumentGroup) -> None:
     for flags, options in OTHER_METRIC_OPTIONS:
-        o.add_argument(*flags, help="sacreBLEU's, for BLEU or TER", **options)  # type: ignore[arg-type]
+        valued = options.get("action") != "store_true"
+        described = "sacreBLEU's, for BLEU or TER" + (" (default: none)" if valued else "")
+        o.add_argument(*flags, help=described, **options)  # type: ignore[arg-type]
 
 
 def other_metric_notice(args: argparse.Namespace) -> str | None:
