@@ -1,7 +1,7 @@
 """`chrf REF [REF ...] -i HYP [HYP ...]`: sacreBLEU's command line, for chrF and chrF++.
 
-Same arguments (with sacreBLEU's `--chrf-*` spellings), same line reading (UTF-8, lines split
-on "\\n" only and right-stripped), same output for the same settings (JSON by default, width 1),
+Same arguments (with sacreBLEU's `--chrf-*` spellings, and its test sets), same line reading
+(`chrf.cli.reading`), same output for the same settings (JSON by default, width 1; its tables),
 and the same seeds for `--confidence`, `--paired-bs` and `--paired-ar`, so that scores, intervals
 and p-values are sacreBLEU's. Plain scoring streams the files: memory stays bounded whatever
 their size.
