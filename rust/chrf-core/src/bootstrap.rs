@@ -274,6 +274,30 @@ mod tests {
     }
 
     #[test]
+    fn a_fraction_meeting_a_float32_computes_in_double() {
+        // Python: Fraction(9, 4) * np.float32(0.3) == 2.25 * float(np.float32(0.3)), a float.
+        let point_three = 0.3f32;
+        let expected = 2.25 * f64::from(point_three);
+        assert_eq!(Fraction(2.25) * Float32(point_three), Python(expected));
+        assert_eq!(
+            Float32(point_three) + Fraction(2.25),
+            Python(f64::from(point_three) + 2.25)
+        );
+        // The score then mixes: (β² · P) is a double, and + R brings it back to float32.
+        let mut settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
+        let plain = sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings);
+        settings.beta = settings.beta.clone().given_as_fraction();
+        let (p, r) = (1f32 / 3.0, 1f32 / 7.0);
+        let denom = (4.0 * f64::from(p)) as f32 + r;
+        let score = (5.0 * f64::from(p) * f64::from(r)) as f32 / denom;
+        assert_eq!(
+            sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings),
+            Float32(100.0 * score)
+        );
+        assert!(plain.is_float32());
+    }
+
+    #[test]
     fn the_score_of_float32_sums_is_computed_in_float32() {
         let mut settings = Settings::new(2, 0, Beta::integer(2).unwrap()).unwrap();
         // Order 1: P = 1/3, R = 1/7 in float32; order 2 has no hypothesis n-gram.
