@@ -288,12 +288,10 @@ mod tests {
         let plain = sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings);
         settings.beta = settings.beta.clone().given_as_fraction();
         let (p, r) = (1f32 / 3.0, 1f32 / 7.0);
-        let denom = (4.0 * f64::from(p)) as f32 + r;
-        let score = (5.0 * f64::from(p) * f64::from(r)) as f32 / denom;
-        assert_eq!(
-            sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings),
-            Float32(100.0 * score)
-        );
+        let numerator = ((5.0 * f64::from(p)) as f32) * r; // (1 + factor) * avg_prec * avg_rec
+        let denom = ((4.0 * f64::from(p)) as f32) + r; // factor * avg_prec + avg_rec
+        let expected = Float32(100.0 * (numerator / denom));
+        assert_eq!(sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings), expected);
         assert!(plain.is_float32());
     }
 
