@@ -284,14 +284,19 @@ mod tests {
             Python(f64::from(point_three) + 2.25)
         );
         // The score then mixes: (β² · P) is a double, and + R brings it back to float32.
-        let mut settings = Settings::new(1, 0, Beta::integer(2).unwrap()).unwrap();
-        let plain = sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings);
+        let seven_fifths = num_rational::BigRational::new(7.into(), 5.into());
+        let mut settings = Settings::new(1, 0, Beta::exact(seven_fifths).unwrap()).unwrap();
+        let (factor, one_plus) = (settings.beta.factor(), settings.beta.one_plus_factor());
+        let stats = [5.0, 7.0, 3.0];
+        let plain = sacrebleu_score_f32(&stats, &settings);
         settings.beta = settings.beta.clone().given_as_fraction();
-        let (p, r) = (1f32 / 3.0, 1f32 / 7.0);
-        let numerator = ((5.0 * f64::from(p)) as f32) * r; // (1 + factor) * avg_prec * avg_rec
-        let denom = ((4.0 * f64::from(p)) as f32) + r; // factor * avg_prec + avg_rec
+        let (p, r) = (3f32 / 5.0, 3f32 / 7.0);
+        let numerator = ((one_plus * f64::from(p)) as f32) * r; // (1 + factor) * prec * rec
+        let denom = ((factor * f64::from(p)) as f32) + r; // factor * prec + rec
         let expected = Float32(100.0 * (numerator / denom));
-        assert_eq!(sacrebleu_score_f32(&[3.0, 7.0, 1.0], &settings), expected);
+        assert_eq!(sacrebleu_score_f32(&stats, &settings), expected);
+        // A float β² of the same value is rounded to float32 first: another last bit here.
+        assert_ne!(plain, expected);
         assert!(plain.is_float32());
     }
 
