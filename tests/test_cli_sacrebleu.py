@@ -127,6 +127,17 @@ def test_test_sets_come_from_sacrebleus_cache(cache: Path) -> None:
     assert [p.name for p in cache.iterdir()] == ["wmt14"]
 
 
+def test_citation_and_download(cache: Path) -> None:
+    from sacrebleu.dataset import DATASETS
+
+    env = {"SACREBLEU": str(cache)}
+    done = run([*OURS, "-t", "wmt14", "--citation"], cache, **env)
+    assert done.returncode == 0
+    assert done.stdout.decode() == DATASETS["wmt14"].citation + "\n"  # sacreBLEU's own fails
+    done = run([*OURS, "--download", "wmt14", "-l", "en-de"], cache, **env)  # all in place
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
 def test_test_set_failures_are_one_line(cache: Path) -> None:
     env = {"SACREBLEU": str(cache)}
     (cache / "wmt13").write_text("")  # sacreBLEU cannot make its folder: no download is tried
@@ -136,6 +147,7 @@ def test_test_set_failures_are_one_line(cache: Path) -> None:
     assert done.stderr.startswith(b"chrf: error: cannot get the references of wmt13 (en-de)")
     assert str(cache).encode() in done.stderr
     for args, message in [
+        (["--download", "wmt13", "-l", "en-de"], b"cannot get wmt13 (en-de) from sacreBLEU's"),
         (["-t", "nosuchset", "-l", "en-de"], b"unknown test set 'nosuchset'"),
         (["-t", "wmt14"], b"needs a language pair (-l)"),
         (["-t", "wmt14", "-l", "xx-yy"], b"has no language pair 'xx-yy'"),

@@ -51,6 +51,8 @@ class Options:
     langpair: str | None
     listing: bool  # --list
     echo: tuple[str, ...]  # --echo FIELD ...
+    citation: bool  # --citation
+    download: str | None  # --download TEST_SET
     inputs: tuple[str, ...]  # empty: standard input
     num_refs: int
     encoding: str
@@ -182,6 +184,18 @@ def add_test_sets(t: argparse._ArgumentGroup) -> None:
         action="store_true",
         dest="listing",
         help="list the test sets (with -t: its pairs and fields), and quit",
+    )
+    t.add_argument(
+        "--citation",
+        "--cite",
+        action="store_true",
+        help="print the BibTeX of the test sets of -t, and quit",
+    )
+    t.add_argument(
+        "--download",
+        metavar="TEST_SET",
+        help="download a test set (of the pair of -l) into sacreBLEU's cache, and quit "
+        "(default: none)",
     )
 
 
@@ -361,6 +375,8 @@ def options_of(args: argparse.Namespace) -> Options:
         langpair=args.langpair,
         listing=args.listing,
         echo=tuple(args.echo or ()),
+        citation=args.citation,
+        download=args.download,
         inputs=tuple(args.input or ()),
         num_refs=args.num_refs,
         encoding=args.encoding,
@@ -389,7 +405,11 @@ def check_metrics(metrics: list[str]) -> None:
 
 def check_references(args: argparse.Namespace) -> None:
     """sacreBLEU's rules: references come from files or from a test set, never both."""
-    if args.listing:
+    if args.listing or args.download:
+        return
+    if args.citation:
+        if args.test_set is None:
+            raise CliError("--citation needs a test set (-t)")
         return
     if args.test_set is None:
         if args.echo:

@@ -30,12 +30,10 @@ __all__ = ["score"]
 
 def score(options: Options) -> int:
     """Scores as sacreBLEU's command line does; errors are raised for `chrf.cli.main`."""
-    if options.listing or options.echo:
-        from chrf.cli import testsets
+    if options.listing or options.echo or options.citation or options.download:
+        from chrf.cli.testsets import answer
 
-        if options.listing:
-            return testsets.list_test_sets(options.test_set, options.langpair)
-        return testsets.echo(str(options.test_set), str(options.langpair), options.echo)
+        return answer(options)
     refs = references_of(options)
     systems = system_sources(options.inputs, options.encoding, paired=options.paired is not None)
     if options.sentence_level:

@@ -1,7 +1,7 @@
-"""sacreBLEU's test sets (`-t`, `-l`, `--echo`, `--list`), through sacreBLEU's own registry and
-its cache folder ($SACREBLEU, else ~/.sacrebleu), so that a recipe naming a test set scores the
-references sacreBLEU would. sacreBLEU is an optional dependency (`pip install 'chrf[sacrebleu]'`):
-it is imported here only, when a test set is named.
+"""sacreBLEU's test sets (`-t`, `-l`, `--echo`, `--list`, `--citation`, `--download`), through
+sacreBLEU's own registry and its cache folder ($SACREBLEU, else ~/.sacrebleu), so that a recipe
+naming a test set scores the references sacreBLEU would. sacreBLEU is an optional dependency
+(`pip install 'chrf[sacrebleu]'`): it is imported here only, when a test set is named.
 
 sacreBLEU looks for the test set's text files in the cache (`NAME/NAME.PAIR.FIELD`) and
 downloads and extracts the raw files only when one is missing.
@@ -15,10 +15,11 @@ from itertools import islice
 from types import ModuleType
 from typing import Any, TypeVar
 
-from chrf.cli.io import CliError, error_text, write_line
+from chrf.cli.arguments import Options
+from chrf.cli.io import CliError, error_text, report, write_line
 from chrf.cli.reading import References, read_lines
 
-__all__ = ["echo", "list_test_sets", "test_set_references"]
+__all__ = ["answer", "test_set_references"]
 
 T = TypeVar("T")
 
@@ -69,6 +70,40 @@ def checked(test_set: str, langpair: str | None) -> None:
         raise CliError(
             f"test set {test_set!r} has no language pair {langpair!r}; it has {', '.join(pairs)}"
         )
+
+
+def answer(options: Options) -> int:
+    """What sacreBLEU answers, and quits, for --download, --list, --citation and --echo (in the
+    order sacreBLEU looks at them)."""
+    if options.download:
+        return download(options.download, options.langpair)
+    if options.listing:
+        return list_test_sets(options.test_set, options.langpair)
+    if options.citation:
+        return citations(str(options.test_set))
+    return echo(str(options.test_set), str(options.langpair), options.echo)
+
+
+def download(test_set: str, langpair: str | None) -> int:
+    """sacreBLEU's --download: the test set's files into the cache (all pairs without -l)."""
+    checked(test_set, langpair)
+    pairs = [langpair] if langpair else sacrebleu_utils().get_langpairs_for_testset(test_set)
+    for pair in pairs:
+        with fetching(f"{test_set} ({pair})"):
+            sacrebleu_utils().get_files(test_set, pair)
+    return 0
+
+
+def citations(test_sets: str) -> int:
+    """The BibTeX of each test set (sacreBLEU 2.6.0's own --citation fails with a TypeError)."""
+    for name in test_sets.split(","):
+        checked(name, None)
+        citation = datasets()[name].citation
+        if citation:
+            write_line(citation)
+        else:
+            report(f"chrf: note: sacreBLEU has no citation for {name}")
+    return 0
 
 
 def test_set_references(test_sets: str, langpair: str, encoding: str) -> References:
