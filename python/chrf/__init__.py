@@ -14,6 +14,7 @@ from chrf._batch import (
     aggregate_batched,
     pairwise,
     pairwise_batched,
+    segment_statistics,
     sentence_scores,
 )
 from chrf._components import Components, OrderComponents
@@ -41,6 +42,7 @@ __all__ = [
     "pairwise",
     "pairwise_batched",
     "score",
+    "segment_statistics",
     "selftest",
     "sentence_scores",
     "set_num_threads",
