@@ -18,6 +18,7 @@ from chrf._batch import (
     sentence_scores,
 )
 from chrf._components import Components, OrderComponents
+from chrf._evaluate import compute
 from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
 from chrf._settings import Settings
@@ -38,6 +39,7 @@ __all__ = [
     "aggregate",
     "aggregate_batched",
     "components",
+    "compute",
     "get_num_threads",
     "pairwise",
     "pairwise_batched",

@@ -11,6 +11,10 @@ from chrf import _core
 #: The environment variable read once, when chrf is imported.
 ENVIRONMENT_VARIABLE = "CHRF_NUM_THREADS"
 
+#: Whether the count was chosen (set_num_threads or CHRF_NUM_THREADS): a worker's default
+#: (:func:`default_to`) never overrides a choice.
+_chosen = False
+
 
 def set_num_threads(threads: int | None) -> None:
     """Use ``threads`` threads for parallel work from the next call on (``None``: one per CPU).
@@ -31,6 +35,15 @@ def set_num_threads(threads: int | None) -> None:
         if not 1 <= threads <= max_num_threads():
             raise ValueError(f"threads must be from 1 to {max_num_threads()}")
     _core.set_thread_count(threads)
+    global _chosen
+    _chosen = threads is not None
+
+
+def default_to(threads: int) -> None:
+    """Uses ``threads`` threads unless a count was chosen: how a worker process of a framework
+    (a Dask worker) keeps chrf within the threads it was given."""
+    if not _chosen:
+        _core.set_thread_count(max(1, min(threads, max_num_threads())))
 
 
 def get_num_threads() -> int:

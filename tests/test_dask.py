@@ -1,0 +1,72 @@
+"""chrf.dask on a real dask.distributed cluster of worker processes: statistics of shards sum
+to the single call's, sentence scores come back in order, and workers run chrf on their own
+thread count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import chrf
+import chrf.dask
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[object]:
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def corpus(wmt_dir: Path) -> tuple[list[str], list[str], list[str]]:
+    folder = wmt_dir / "generaltest2022.en-de"
+    hyps, ref_a, ref_b = (
+        (folder / name).read_text("utf-8").split("\n")[:1000]
+        for name in ("hyp.Online-B.txt", "ref.A.txt", "ref.B.txt")
+    )
+    return hyps, ref_a, ref_b
+
+
+def test_bag_statistics_and_sentence_scores_equal_the_single_call(
+    client: object, wmt_dir: Path
+) -> None:
+    import dask.bag as db
+
+    hyps, ref_a, ref_b = corpus(wmt_dir)
+    # Every 7th segment has its second reference missing: sacreBLEU's variable references.
+    refs = [
+        [a, None if i % 7 == 0 else b] for i, (a, b) in enumerate(zip(ref_a, ref_b, strict=False))
+    ]
+    bag = db.from_sequence(list(zip(hyps, refs, strict=False)), npartitions=9)
+    stats = chrf.dask.statistics(bag, word_order=2, split_every=3).compute()
+    single = chrf.statistics(hyps, refs, layout="per_hypothesis", word_order=2)
+    assert stats == single
+    assert stats.score() == single.score()
+    scores = chrf.dask.sentence_scores(bag, word_order=2).compute()
+    assert (
+        scores == chrf.sentence_scores(hyps, refs, layout="per_hypothesis", word_order=2).tolist()
+    )
+
+
+def test_worker_processes_use_the_workers_threads(client: object) -> None:
+    import dask.bag as db
+
+    def threads_after_a_task(_: object) -> int:
+        chrf.dask.statistics(db.from_sequence([("a", "a")])).compute(scheduler="sync")
+        return chrf.get_num_threads()
+
+    counts = client.gather(client.map(threads_after_a_task, range(4), pure=False))  # type: ignore[attr-defined]
+    assert counts == [1, 1, 1, 1]
+
+
+def test_a_collection_of_another_kind_is_refused() -> None:
+    with pytest.raises(TypeError, match=r"dask\.bag\.Bag or a dask\.dataframe\.DataFrame"):
+        chrf.dask.statistics([("a", "a")])
