@@ -4,6 +4,7 @@ thread count."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,10 +30,31 @@ def client() -> Iterator[object]:
 def corpus(wmt_dir: Path) -> tuple[list[str], list[str], list[str]]:
     folder = wmt_dir / "generaltest2022.en-de"
     hyps, ref_a, ref_b = (
-        (folder / name).read_text("utf-8").split("\n")[:1000]
+        (folder / name).read_text("utf-8").split("\n")[:400]
         for name in ("hyp.Online-B.txt", "ref.A.txt", "ref.B.txt")
     )
     return hyps, ref_a, ref_b
+
+
+def test_worker_processes_use_the_workers_threads(client: object) -> None:
+    import dask.bag as db
+
+    def chrf_loaded() -> bool:
+        return "chrf" in sys.modules
+
+    if any(client.run(chrf_loaded).values()):  # type: ignore[attr-defined]
+        client.restart()  # type: ignore[attr-defined]
+
+    def threads_at_import(_: object) -> int:
+        return chrf.get_num_threads()  # pickled by value: unpickling it imports chrf
+
+    def threads_after_a_task(_: object) -> int:
+        chrf.dask.statistics(db.from_sequence([("a", "a")])).compute(scheduler="sync")
+        return chrf.get_num_threads()
+
+    for task in (threads_at_import, threads_after_a_task):
+        counts = client.gather(client.map(task, range(4), pure=False))  # type: ignore[attr-defined]
+        assert counts == [1, 1, 1, 1]
 
 
 def test_bag_statistics_and_sentence_scores_equal_the_single_call(
@@ -43,9 +65,9 @@ def test_bag_statistics_and_sentence_scores_equal_the_single_call(
     hyps, ref_a, ref_b = corpus(wmt_dir)
     # Every 7th segment has its second reference missing: sacreBLEU's variable references.
     refs = [
-        [a, None if i % 7 == 0 else b] for i, (a, b) in enumerate(zip(ref_a, ref_b, strict=False))
+        [a, None if i % 7 == 0 else b] for i, (a, b) in enumerate(zip(ref_a, ref_b, strict=True))
     ]
-    bag = db.from_sequence(list(zip(hyps, refs, strict=False)), npartitions=9)
+    bag = db.from_sequence(list(zip(hyps, refs, strict=True)), npartitions=5)
     stats = chrf.dask.statistics(bag, word_order=2, split_every=3).compute()
     single = chrf.statistics(hyps, refs, layout="per_hypothesis", word_order=2)
     assert stats == single
@@ -56,15 +78,18 @@ def test_bag_statistics_and_sentence_scores_equal_the_single_call(
     )
 
 
-def test_worker_processes_use_the_workers_threads(client: object) -> None:
-    import dask.bag as db
+def test_a_chosen_thread_count_wins_over_a_workers_default() -> None:
+    from chrf import _threads
 
-    def threads_after_a_task(_: object) -> int:
-        chrf.dask.statistics(db.from_sequence([("a", "a")])).compute(scheduler="sync")
-        return chrf.get_num_threads()
-
-    counts = client.gather(client.map(threads_after_a_task, range(4), pure=False))  # type: ignore[attr-defined]
-    assert counts == [1, 1, 1, 1]
+    try:
+        chrf.set_num_threads(2)
+        _threads.default_to(1)
+        assert chrf.get_num_threads() == 2
+        chrf.set_num_threads(None)
+        _threads.default_to(1)
+        assert chrf.get_num_threads() == 1
+    finally:
+        chrf.set_num_threads(None)
 
 
 def test_a_collection_of_another_kind_is_refused() -> None:

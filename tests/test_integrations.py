@@ -46,14 +46,14 @@ def test_torchmetrics_defaults_and_scores_are_sacrebleus(wmt_dir: Path) -> None:
     metric = CHRFScore(return_sentence_level_score=True)
     for start in range(0, 300, 64):
         batch = slice(start, start + 64)
-        metric.update(hyps[batch], [list(r) for r in zip(ref_a[batch], ref_b[batch], strict=False)])
+        metric.update(hyps[batch], [list(r) for r in zip(ref_a[batch], ref_b[batch], strict=True)])
     value, sentences = metric.compute()
     sacre = CHRF(word_order=2)
     assert value.dtype == torch.float64
     assert value.item() == sacre.corpus_score(hyps, [ref_a, ref_b]).score / 100
     assert sentences.tolist() == [
         sacre.sentence_score(h, [a, b]).score / 100
-        for h, a, b in zip(hyps, ref_a, ref_b, strict=False)
+        for h, a, b in zip(hyps, ref_a, ref_b, strict=True)
     ]
     # torchmetrics' own input forms: a lone prediction as str with its references as a list.
     lone = CHRFScore(n_word_order=0, beta=3.0)
@@ -101,7 +101,7 @@ def test_ddp_over_two_gloo_processes_gives_the_single_process_result(
     from chrf.torchmetrics import CHRFScore
 
     hyps, ref_a, ref_b = en_de(wmt_dir, 600)
-    refs = [[a, b] for a, b in zip(ref_a, ref_b, strict=False)]
+    refs = [[a, b] for a, b in zip(ref_a, ref_b, strict=True)]
     cut = 230  # uneven shards: the sentence scores are gathered across ranks of unequal size
     shards = [(hyps[:cut], refs[:cut]), (hyps[cut:], refs[cut:])]
     with socket.socket() as s:

@@ -25,14 +25,11 @@ class Corpus:
     ``streams[k][i]`` is reference k of segment i (sacreBLEU's layout). ``nested`` records
     whether the caller wrote streams, so that errors can name ``references[k][i]`` or
     ``references[i]`` as the caller wrote it. The caller's objects are never modified.
-    ``variable`` is True when segments have different numbers of references (``None``
-    placeholders: sacreBLEU's ``nrefs:var``).
     """
 
     hypotheses: list[object]
     streams: list[list[object]]
     nested: bool
-    variable: bool = False
 
 
 def as_list(value: object, name: str) -> list[object]:
@@ -74,7 +71,7 @@ def corpus(hypotheses: object, references: object, layout: object = None) -> Cor
         _refuse_ambiguous(streams, len(hyps))
     for k, stream in enumerate(streams):
         _check_length(stream, f"references[{k}]", len(hyps), hint=layout is None)
-    return _with_placeholders_filled(hyps, streams)
+    return Corpus(hyps, streams, nested=True)
 
 
 def _refuse_ambiguous(streams: list[list[object]], segments: int) -> None:
@@ -101,8 +98,7 @@ def _per_hypothesis(hyps: list[object], refs: list[object]) -> Corpus:
     streams: list[list[object]] = [
         [row[k] if k < len(row) else row[0] for row in rows] for k in range(width)
     ]
-    variable = any(len(row) != width for row in rows)
-    return Corpus(hyps, streams, nested=True, variable=variable)
+    return Corpus(hyps, streams, nested=True)
 
 
 def _references_of(item: object, i: int) -> list[object]:
@@ -132,18 +128,21 @@ def _valid_text(text: object, name: str) -> str:
     return text
 
 
-def _with_placeholders_filled(hyps: list[object], streams: list[list[object]]) -> Corpus:
-    """Streams where sacreBLEU's ``None`` placeholders (a segment with fewer references) are
-    replaced by the segment's first reference.
+def placeholders_filled(c: Corpus) -> Corpus | None:
+    """``c`` with sacreBLEU's ``None`` placeholders (a segment with fewer references) replaced
+    by the segment's first reference, or None if it has none to fill.
 
     A copy of a reference has that reference's statistics and sentence score, and the best
     reference is chosen by that score, so the copy changes nothing: the statistics are those
-    of the segment's present references alone, as sacreBLEU computes them.
+    of the segment's present references alone, as sacreBLEU computes them. The core reads
+    ``None`` as a TypeError; callers fill only then, so that inputs without placeholders are
+    never scanned for them.
     """
+    streams = c.streams
     holes = [k for k, stream in enumerate(streams) if None in stream]
     if not holes or len(streams) == 1:
         # One stream has no other reference to stand in: its None is a TypeError naming it.
-        return Corpus(hyps, streams, nested=True)
+        return None
     filled = [list(stream) if k in holes else stream for k, stream in enumerate(streams)]
     for i in sorted({i for k in holes for i, text in enumerate(streams[k]) if text is None}):
         k = next((k for k, stream in enumerate(streams) if stream[i] is not None), None)
@@ -156,7 +155,7 @@ def _with_placeholders_filled(hyps: list[object], streams: list[list[object]]) -
         for stream in filled:
             if stream[i] is None:
                 stream[i] = present
-    return Corpus(hyps, filled, nested=True, variable=True)
+    return Corpus(c.hypotheses, filled, nested=True)
 
 
 def _check_length(stream: list[object], name: str, expected: int, *, hint: bool = False) -> None:

@@ -238,7 +238,7 @@ class CHRF:
             c = corpus(hypotheses, self._ref_cache, "streams")
         else:
             c = corpus(hypotheses, self._streams(references), "streams")
-        if c.variable:
+        if len(c.streams) > 1 and any(None in stream for stream in c.streams):
             self.num_refs = -1  # sacreBLEU's mark for a varying number: the signature's "var"
         return c
 

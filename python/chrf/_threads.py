@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import os
+import sys
 import warnings
 
 from chrf import _core
@@ -39,6 +40,22 @@ def set_num_threads(threads: int | None) -> None:
     _chosen = threads is not None
 
 
+def default_to_dask_workers() -> None:
+    """In a process that runs dask.distributed workers (a worker process imports chrf for its
+    first task), the default is the workers' threads: 1 with ``threads_per_worker=1``, instead
+    of a thread per CPU in every worker process. Looked up only if distributed is loaded."""
+    worker_module = sys.modules.get("distributed.worker")
+    if worker_module is None:
+        return
+    try:
+        workers = list(worker_module.Worker._instances)
+        threads = sum(worker.state.nthreads for worker in workers)
+    except (AttributeError, TypeError):  # another version of distributed: keep the default
+        return
+    if threads:
+        default_to(threads)
+
+
 def default_to(threads: int) -> None:
     """Uses ``threads`` threads unless a count was chosen: how a worker process of a framework
     (a Dask worker) keeps chrf within the threads it was given."""
@@ -58,9 +75,11 @@ def max_num_threads() -> int:
 
 def configure_from_environment() -> None:
     """Applies ``CHRF_NUM_THREADS``; a value that is not a count in range is reported on stderr
-    (a ``RuntimeWarning``) and ignored, so a typo never silently changes the thread count."""
+    (a ``RuntimeWarning``) and ignored, so a typo never silently changes the thread count.
+    Without it, a process that runs Dask workers uses their threads (see :func:`default_to`)."""
     value = os.environ.get(ENVIRONMENT_VARIABLE)
     if value is None or not value.strip():
+        default_to_dask_workers()
         return
     try:
         set_num_threads(int(value.strip()))
