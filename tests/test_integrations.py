@@ -62,16 +62,38 @@ def test_torchmetrics_defaults_and_scores_are_sacrebleus(wmt_dir: Path) -> None:
     )
 
 
+def test_torchmetrics_forward_gives_the_batch_and_accumulates_the_corpus(wmt_dir: Path) -> None:
+    from chrf.torchmetrics import CHRFScore
+
+    hyps, ref_a, _ = en_de(wmt_dir, 200)
+    metric = CHRFScore(n_word_order=0, lowercase=True)
+    first = metric(hyps[:120], ref_a[:120])  # one str per prediction: one reference each
+    second = metric(hyps[120:], ref_a[120:])
+    assert first.item() == chrf.score(hyps[:120], ref_a[:120], lowercase=True) / 100
+    assert second.item() == chrf.score(hyps[120:], ref_a[120:], lowercase=True) / 100
+    assert metric.compute().item() == chrf.score(hyps, ref_a, lowercase=True) / 100
+    metric.reset()
+    metric.update(hyps[:5], ref_a[:5])
+    assert metric.compute().item() == chrf.score(hyps[:5], ref_a[:5], lowercase=True) / 100
+
+
 def test_torchmetrics_states_are_exact_beyond_int64() -> None:
+    import torch
+
     from chrf.torchmetrics import CHRFScore, _integers, _limbs
 
     counts = [[2**127 + 5, 2**64 + 1, 2**63], [0, 1, 2**32 - 1]]
     limbs = _limbs(counts, device=None)
+    assert limbs.dtype == torch.int64
     assert _integers(limbs) == counts
     assert _integers(limbs + limbs) == [[2 * c for c in row] for row in counts]  # a DDP sum
-    metric = CHRFScore()
-    metric.update(["a b"], [["a c"]])
-    assert metric.counts.dtype.is_floating_point is False
+    metric = CHRFScore(n_char_order=1, n_word_order=0)
+    huge = 2**100
+    metric.counts = _limbs([[huge, huge, huge]], device=None)  # as after exabytes of text
+    metric.segments = _limbs(huge, device=None)
+    metric.update(["ab"], [["ac"]])
+    assert _integers(metric.counts) == [[huge + 2, huge + 2, huge + 1]]
+    assert _integers(metric.segments) == huge + 1
 
 
 def _ddp_rank(rank: int, world: int, port: int, shards: list[Any], out: str) -> None:

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from chrf._messages import shown
+
 #: Segments: any iterable of str (a lone str is refused, not split into characters).
 Texts: TypeAlias = Iterable[str]
 #: One reference per hypothesis, reference streams (sacreBLEU), or the references of each
@@ -52,8 +54,8 @@ def corpus(hypotheses: object, references: object, layout: object = None) -> Cor
     except when their shape fits both layouts (n hypotheses with n lists of n references,
     n >= 2): that is a ValueError asking for the layout, never a silent guess.
     """
-    if layout is not None and layout not in LAYOUTS:
-        raise ValueError(f"layout must be 'streams', 'per_hypothesis' or None, not {layout!r}")
+    if layout is not None and not (isinstance(layout, str) and layout in LAYOUTS):
+        raise ValueError(f"layout must be 'streams', 'per_hypothesis' or None, not {shown(layout)}")
     hyps = as_list(hypotheses, "hypotheses")
     if not hyps:
         raise ValueError("hypotheses must not be empty")

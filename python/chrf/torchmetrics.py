@@ -91,7 +91,7 @@ class CHRFScore(Metric):
         c = corpus(hypotheses, references, "per_hypothesis")
         added = _core.corpus_counts(self.settings, c)
         total = self._statistics() + Statistics(self.settings, added, len(c.hypotheses))
-        self.counts = _limbs([list(triple) for triple in total.counts], self.counts.device)
+        self.counts = _limbs(total.counts, self.counts.device)
         self.segments = _limbs(total.segment_count, self.segments.device)
         if self.return_sentence_level_score:
             scores = _core.sentence_scores(self.settings, c)
@@ -99,14 +99,15 @@ class CHRFScore(Metric):
 
     def compute(self) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
         """The corpus score of everything added (on every process, once synced)."""
-        value = torch.tensor(self._statistics().score() / 100, dtype=torch.float64)
+        score = self._statistics().score() / 100
+        value = torch.tensor(score, dtype=torch.float64, device=self.counts.device)
         if not self.return_sentence_level_score:
             return value
         scores = self.sentence_scores
         if isinstance(scores, torch.Tensor):  # torchmetrics concatenates a synced list state
             return value, scores
         if not scores:
-            return value, torch.zeros(0, dtype=torch.float64)
+            return value, torch.zeros(0, dtype=torch.float64, device=self.counts.device)
         return value, torch.cat(scores)
 
     def _statistics(self) -> Statistics:
@@ -115,7 +116,7 @@ class CHRFScore(Metric):
 
 
 def _limbs(value: Any, device: torch.device) -> torch.Tensor:
-    """Python ints (nested lists of them) split into LIMBS base-2**32 digits, low first."""
+    """Python ints (nested sequences of them) split into LIMBS base-2**32 digits, low first."""
     return torch.tensor(_split(value), dtype=torch.int64, device=device)
 
 
