@@ -23,7 +23,7 @@ import chrf.dask
 
 
 def split(line: str) -> list[str]:
-    return line.rstrip("\n").split("\t")
+    return line.rstrip("\n").split("\t", 1)
 
 
 def main() -> None:

@@ -92,6 +92,25 @@ def test_a_chosen_thread_count_wins_over_a_workers_default() -> None:
         chrf.set_num_threads(None)
 
 
-def test_a_collection_of_another_kind_is_refused() -> None:
+def test_a_collection_of_another_kind_and_bad_options_are_refused_at_once() -> None:
+    import dask.bag as db
+
     with pytest.raises(TypeError, match=r"dask\.bag\.Bag or a dask\.dataframe\.DataFrame"):
         chrf.dask.statistics([("a", "a")])
+    bag = db.from_sequence([("a", "a")])
+    with pytest.raises(ValueError, match="split_every must be an int of at least 2"):
+        chrf.dask.statistics(bag, split_every=1)
+    with pytest.raises(TypeError, match="beta must be"):
+        chrf.dask.sentence_scores(bag, beta="2")  # type: ignore[arg-type]
+
+
+def test_import_chrf_imports_no_framework() -> None:
+    import subprocess
+
+    code = (
+        "import sys, chrf; chrf.score(['a'], ['a']); chrf.compute(['a'], [['a']]); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'dask', 'distributed', 'torch', 'torchmetrics', 'evaluate', 'datasets', 'pandas'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -27,6 +27,7 @@ import dask.bag
 from chrf import _threads
 from chrf._api import statistics as _statistics
 from chrf._batch import sentence_scores as _sentence_scores
+from chrf._settings import Settings
 from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
@@ -50,6 +51,9 @@ def statistics(
 
     ``hypothesis`` and ``references`` name the columns of a dataframe (ignored for a bag).
     """
+    Settings(**options)  # bad options fail here, not later in a task
+    if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
+        raise ValueError(f"split_every must be an int of at least 2, not {split_every!r}")
     if isinstance(collection, dask.bag.Bag):
         return collection.reduction(
             partial(_bag_statistics, options),
@@ -78,6 +82,7 @@ def sentence_scores(
 ) -> Any:
     """A lazy collection of sacreBLEU's sentence score of every segment, in order: a bag of
     floats for a bag, a float64 Series named ``name`` (the frame's index) for a dataframe."""
+    Settings(**options)  # bad options fail here, not later in a task
     if isinstance(collection, dask.bag.Bag):
         return collection.map_partitions(partial(_bag_sentence_scores, options))
     columns = _columns(collection, hypothesis, references)
@@ -120,7 +125,7 @@ def _total(options: Options, parts: Iterable[Statistics]) -> Statistics:
 
 def _nothing(options: Options) -> Statistics:
     """The statistics of no segment: what an empty partition adds."""
-    settings = _statistics(["x"], ["x"], **options).settings
+    settings = Settings(**options)
     return Statistics(settings, ((0, 0, 0),) * settings.order_count, 0)
 
 
