@@ -1,6 +1,6 @@
 """chrf.torchmetrics.CHRFScore against torchmetrics' own CHRFScore on one WMT22 system.
 
-    python3 -m pip install -e '.[integrations]' && python3 benches/bench_torchmetrics.py [DATA]
+    python3 -m pip install -e '.[test,integrations]' && python3 benches/bench_torchmetrics.py [DATA]
 
 DATA is the folder holding wmt/ (default: ../shared/data). Both metrics get the whole system in
 one update (chrF++, torchmetrics' default); the script prints each time and score, and
