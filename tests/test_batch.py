@@ -30,7 +30,7 @@ pools = st.lists(texts, min_size=1, max_size=6)
 def test_sentence_scores_are_the_reference_sentence_scores(corpus: Any, settings: Any) -> None:
     hyps, refs = corpus
     streams = refs if isinstance(refs[0], list) else [refs]
-    got = chrf.sentence_scores(hyps, refs, **settings)
+    got = chrf.sentence_scores(hyps, refs, layout="streams", **settings)
     assert got.dtype == np.float64
     assert got.shape == (len(hyps),)
     expected = [

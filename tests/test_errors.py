@@ -22,7 +22,7 @@ ENTRY_POINTS = [chrf.score, chrf.components]
         ([b"a"], ["a"], TypeError, "hypotheses[0] must be str, not bytes"),
         (["a"], [b"a"], TypeError, "references[0] must be str, not bytes"),
         (["a", "b"], ["a", None], TypeError, "references[1] must be str, not NoneType"),
-        (["a"], [["a"], ["b"], [None]], TypeError, "references[2][0] must be str, not NoneType"),
+        (["a"], [["a"], ["b"], [3]], TypeError, "references[2][0] must be str, not int"),
         (["a"], [["a"], "b"], TypeError, "references[1] must be a sequence of str, not str"),
         ("abc", ["a"], TypeError, "hypotheses must be a sequence of str, not str"),
         (None, ["a"], TypeError, "hypotheses must be a sequence of str, not NoneType"),
@@ -105,6 +105,10 @@ def test_inputs_are_not_mutated(lowercase: bool) -> None:
     hyps = ["The CAT", "sat ."]
     refs = [["the cat", "Sat."], ["A CAT", "sat"]]
     before = copy.deepcopy((hyps, refs))
-    chrf.score(hyps, refs, lowercase=lowercase, word_order=2)
-    chrf.components(hyps, refs, lowercase=lowercase, word_order=2)
+    for layout in ("streams", "per_hypothesis"):
+        chrf.score(hyps, refs, lowercase=lowercase, word_order=2, layout=layout)
+        chrf.components(hyps, refs, lowercase=lowercase, word_order=2, layout=layout)
+    with_none = [["the cat", None], ["A CAT", "sat"]]
+    chrf.score(hyps, with_none, lowercase=lowercase, layout="streams")
+    assert with_none == [["the cat", None], ["A CAT", "sat"]]
     assert (hyps, refs) == before

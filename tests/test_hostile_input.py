@@ -24,7 +24,7 @@ def test_real_statistics_pass_the_checks(corpus: Any, settings: Any) -> None:
     # The checks below hold for every real statistics, under either rule of spec §1.4:
     # matches never outnumber hypothesis or reference n-grams.
     hyps, refs = corpus
-    stats = chrf.statistics(hyps, refs, **settings)
+    stats = chrf.statistics(hyps, refs, layout="streams", **settings)
     assert chrf.Statistics(stats.settings, stats.counts, stats.segment_count) == stats
     for hypothesis, reference, matching in stats.counts:
         assert 0 <= matching <= min(hypothesis, reference)

@@ -14,9 +14,11 @@ from chrf._batch import (
     aggregate_batched,
     pairwise,
     pairwise_batched,
+    segment_statistics,
     sentence_scores,
 )
 from chrf._components import Components, OrderComponents
+from chrf._evaluate import compute
 from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
 from chrf._settings import Settings
@@ -37,10 +39,12 @@ __all__ = [
     "aggregate",
     "aggregate_batched",
     "components",
+    "compute",
     "get_num_threads",
     "pairwise",
     "pairwise_batched",
     "score",
+    "segment_statistics",
     "selftest",
     "sentence_scores",
     "set_num_threads",

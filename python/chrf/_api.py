@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from chrf._components import Components
 from chrf._core import components_of, corpus_counts, score_of
-from chrf._inputs import References, Texts, corpus
+from chrf._inputs import Layout, References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
 from chrf._statistics import Statistics
 
@@ -14,20 +14,32 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 
-def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
+def score(
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[Options],
+) -> float:
     """Corpus-level chrF (chrF++ with ``word_order=2``) on 0..100.
 
     Equal (``==``) to ``sacrebleu.metrics.CHRF(...).corpus_score(...).score`` under the same
     settings. ``references`` is one reference string per hypothesis, or a list of reference
-    streams, each with one reference per hypothesis (sacreBLEU's layout). The keyword options
-    and their defaults are those of :class:`chrf.Settings`.
+    streams, each with one reference per hypothesis (sacreBLEU's layout), or with
+    ``layout="per_hypothesis"`` the references of each hypothesis (evaluate's and
+    torchmetrics' layout); ``None`` marks a missing reference. The keyword options and their
+    defaults are those of :class:`chrf.Settings`.
     """
     settings = Settings(**options)
-    return score_of(settings, corpus_counts(settings, corpus(hypotheses, references)))
+    return score_of(settings, corpus_counts(settings, corpus(hypotheses, references, layout)))
 
 
 def components(
-    hypotheses: Texts, references: References, **options: Unpack[ExactOptions]
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[ExactOptions],
 ) -> Components:
     """The corpus score with its per-order counts, precision, recall and F as exact fractions.
 
@@ -35,16 +47,22 @@ def components(
     ``.to_dict()`` gives the ``chrf-components`` 1.0.0 output object.
     """
     settings = exact_settings(options)
-    c = corpus(hypotheses, references)
+    c = corpus(hypotheses, references, layout)
     return components_of(settings, corpus_counts(settings, c), len(c.hypotheses))
 
 
-def statistics(hypotheses: Texts, references: References, **options: Unpack[Options]) -> Statistics:
+def statistics(
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[Options],
+) -> Statistics:
     """The corpus statistics behind :func:`score`: per-order n-gram counts that add up.
 
     Statistics of shards add (``a + b``, ``sum(parts)``) to those of the whole corpus, pickle,
     and give ``.score()`` and ``.components()`` as the corpus would.
     """
     settings = Settings(**options)
-    c = corpus(hypotheses, references)
+    c = corpus(hypotheses, references, layout)
     return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))

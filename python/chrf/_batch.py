@@ -10,7 +10,7 @@ from numbers import Rational
 from typing import TYPE_CHECKING, TypeAlias
 
 from chrf import _core
-from chrf._inputs import References, Texts, as_list, corpus
+from chrf._inputs import Layout, References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
 from chrf._settings import Options, Settings
@@ -28,16 +28,40 @@ MAX_WEIGHT = 2**64 - 1
 
 
 def sentence_scores(
-    hypotheses: Texts, references: References, **options: Unpack[Options]
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[Options],
 ) -> NDArray[np.float64]:
     """sacreBLEU's sentence-level score of every segment, as a float64 array.
 
     ``scores[i] == sacrebleu.metrics.CHRF(...).sentence_score(hypotheses[i], refs_i).score``,
-    where ``refs_i`` are segment i's references (one per hypothesis, or one from each stream).
+    where ``refs_i`` are segment i's references (``layout`` as for :func:`chrf.score`).
     """
     settings = Settings(**options)
-    c = corpus(hypotheses, references)
+    c = corpus(hypotheses, references, layout)
     result: NDArray[np.float64] = _core.sentence_scores(settings, c)
+    return result
+
+
+def segment_statistics(
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[Options],
+) -> NDArray[np.uint64]:
+    """The statistics of every segment: a uint64 array of shape (segments, orders, 3).
+
+    ``[i, n]`` holds segment i's (hypothesis, reference, matching) n-gram counts of order n
+    (character orders first), those of its best reference; summed over axis 0 they are
+    ``chrf.statistics(...).counts``. A segment count above 2**64 - 1 is an OverflowError.
+    """
+    settings = Settings(**options)
+    result: NDArray[np.uint64] = _core.segment_statistics(
+        settings, corpus(hypotheses, references, layout)
+    )
     return result
 
 

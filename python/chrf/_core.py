@@ -7,11 +7,13 @@ attributes itself, so they are spelled out once, in ``_settings.py``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from chrf import _chrf
 from chrf._components import Components, NgramType, OrderComponents
+from chrf._inputs import placeholders_filled
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
@@ -39,16 +41,34 @@ def _compiled(settings: Settings, _beta_type: str) -> _chrf.Config:
     return _chrf.Config(settings)
 
 
+Result = TypeVar("Result")
+
+
+def _of_corpus(
+    function: Callable[[_chrf.Config, list[object], list[list[object]], bool], Result],
+    settings: Settings,
+    c: Corpus,
+) -> Result:
+    try:
+        return function(config(settings), c.hypotheses, c.streams, c.nested)
+    except TypeError:
+        # sacreBLEU's None placeholders are looked for only once the core met a non-str.
+        filled = placeholders_filled(c)
+        if filled is None:
+            raise
+    return function(config(settings), filled.hypotheses, filled.streams, filled.nested)
+
+
 def corpus_counts(settings: Settings, c: Corpus) -> Counts:
-    return tuple(_chrf.corpus_statistics(config(settings), c.hypotheses, c.streams, c.nested))
+    return tuple(_of_corpus(_chrf.corpus_statistics, settings, c))
 
 
 def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
-    return _chrf.segment_statistics(config(settings), c.hypotheses, c.streams, c.nested)
+    return _of_corpus(_chrf.segment_statistics, settings, c)
 
 
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
-    return _chrf.sentence_scores(config(settings), c.hypotheses, c.streams, c.nested)
+    return _of_corpus(_chrf.sentence_scores, settings, c)
 
 
 def pairwise(

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Literal, TypeAlias
+
+from chrf._messages import shown
 
 #: Segments: any iterable of str (a lone str is refused, not split into characters).
 Texts: TypeAlias = Iterable[str]
-#: One reference per hypothesis, or reference streams each with one reference per hypothesis.
-References: TypeAlias = Iterable[str] | Iterable[Iterable[str]]
+#: One reference per hypothesis, reference streams (sacreBLEU), or the references of each
+#: hypothesis (evaluate, torchmetrics); ``None`` marks a missing reference in either nesting.
+References: TypeAlias = Iterable[str] | Iterable[Iterable[str | None]]
+#: How nested references are read: ``references[k][i]`` is reference k of hypothesis i
+#: ("streams", sacreBLEU's layout) or reference k of hypothesis i is ``references[i][k]``
+#: ("per_hypothesis", the layout of Hugging Face evaluate and torchmetrics).
+Layout: TypeAlias = Literal["streams", "per_hypothesis"]
+LAYOUTS = ("streams", "per_hypothesis")
 
 
 @dataclass(frozen=True)
@@ -37,12 +45,17 @@ def as_list(value: object, name: str) -> list[object]:
     return list(value)
 
 
-def corpus(hypotheses: object, references: object) -> Corpus:
+def corpus(hypotheses: object, references: object, layout: object = None) -> Corpus:
     """Checks the shapes of ``hypotheses`` and ``references``.
 
-    ``references`` is one reference per hypothesis (a sequence of str) or reference streams
-    (a sequence of sequences of str, each with one reference per hypothesis).
+    ``references`` is one reference per hypothesis (a sequence of str), or nested: reference
+    streams (``layout="streams"``) or the references of each hypothesis
+    (``layout="per_hypothesis"``). Without a layout, nested references are read as streams,
+    except when their shape fits both layouts (n hypotheses with n lists of n references,
+    n >= 2): that is a ValueError asking for the layout, never a silent guess.
     """
+    if layout is not None and not (isinstance(layout, str) and layout in LAYOUTS):
+        raise ValueError(f"layout must be 'streams', 'per_hypothesis' or None, not {shown(layout)}")
     hyps = as_list(hypotheses, "hypotheses")
     if not hyps:
         raise ValueError("hypotheses must not be empty")
@@ -50,19 +63,111 @@ def corpus(hypotheses: object, references: object) -> Corpus:
     if not refs:
         raise ValueError("references must not be empty")
     first = refs[0]
-    nested = not isinstance(first, (str, bytes)) and isinstance(first, Iterable)
-    if not nested:
+    if layout == "per_hypothesis":
+        return _per_hypothesis(hyps, refs)
+    if isinstance(first, (str, bytes)) or not isinstance(first, Iterable):
         _check_length(refs, "references", len(hyps))
         return Corpus(hyps, [refs], nested=False)
     streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
+    if layout is None:
+        _refuse_ambiguous(streams, len(hyps))
     for k, stream in enumerate(streams):
-        _check_length(stream, f"references[{k}]", len(hyps))
+        _check_length(stream, f"references[{k}]", len(hyps), hint=layout is None)
     return Corpus(hyps, streams, nested=True)
 
 
-def _check_length(stream: list[object], name: str, expected: int) -> None:
+def _refuse_ambiguous(streams: list[list[object]], segments: int) -> None:
+    if segments >= 2 and len(streams) == segments and all(len(s) == segments for s in streams):
+        raise ValueError(
+            f"references is ambiguous: {segments} lists of {segments} references for "
+            f"{segments} hypotheses read as {segments} reference streams (sacreBLEU) and as the "
+            "references of each hypothesis (evaluate, torchmetrics) alike, with different "
+            "scores; pass layout='streams' if references[k][i] is reference k of hypothesis i, "
+            "or layout='per_hypothesis' if references[i] holds the references of hypothesis i"
+        )
+
+
+def _per_hypothesis(hyps: list[object], refs: list[object]) -> Corpus:
+    """Transposes per-hypothesis references into streams, checking items in Python so that
+    errors name ``references[i][k]`` as the caller wrote it."""
+    if len(refs) != len(hyps):
+        raise ValueError(
+            f"references has {len(refs)} items but hypotheses has {len(hyps)}; with "
+            "layout='per_hypothesis', references[i] holds the references of hypothesis i"
+        )
+    rows = [_references_of(item, i) for i, item in enumerate(refs)]
+    width = max(len(row) for row in rows)
+    streams: list[list[object]] = [
+        [row[k] if k < len(row) else row[0] for row in rows] for k in range(width)
+    ]
+    return Corpus(hyps, streams, nested=True)
+
+
+def _references_of(item: object, i: int) -> list[object]:
+    """The references of hypothesis i, placeholders dropped: a str is one reference."""
+    if isinstance(item, str):
+        return [_valid_text(item, f"references[{i}]")]
+    row: list[object] = [
+        _valid_text(text, f"references[{i}][{k}]")
+        for k, text in enumerate(as_list(item, f"references[{i}]"))
+        if text is not None
+    ]
+    if not row:
+        raise ValueError(f"references[{i}] has no reference: hypothesis {i} needs at least one")
+    return row
+
+
+def _valid_text(text: object, name: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be str, not {type(text).__name__}")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(
+                f"{name} is not valid Unicode text: it contains a lone surrogate"
+            ) from None
+    return text
+
+
+def placeholders_filled(c: Corpus) -> Corpus | None:
+    """``c`` with sacreBLEU's ``None`` placeholders (a segment with fewer references) replaced
+    by the segment's first reference, or None if it has none to fill.
+
+    A copy of a reference has that reference's statistics and sentence score, and the best
+    reference is chosen by that score, so the copy changes nothing: the statistics are those
+    of the segment's present references alone, as sacreBLEU computes them. The core reads
+    ``None`` as a TypeError; callers fill only then, so that inputs without placeholders are
+    never scanned for them.
+    """
+    streams = c.streams
+    holes = [k for k, stream in enumerate(streams) if None in stream]
+    if not holes or len(streams) == 1:
+        # One stream has no other reference to stand in: its None is a TypeError naming it.
+        return None
+    filled = [list(stream) if k in holes else stream for k, stream in enumerate(streams)]
+    for i in sorted({i for k in holes for i, text in enumerate(streams[k]) if text is None}):
+        k = next((k for k, stream in enumerate(streams) if stream[i] is not None), None)
+        if k is None:
+            raise ValueError(
+                f"segment {i} has no reference: references[k][{i}] is None in every stream"
+            )
+        # Checked here: the copy may land in an earlier stream, which is read first.
+        present = _valid_text(streams[k][i], f"references[{k}][{i}]")
+        for stream in filled:
+            if stream[i] is None:
+                stream[i] = present
+    return Corpus(c.hypotheses, filled, nested=True)
+
+
+def _check_length(stream: list[object], name: str, expected: int, *, hint: bool = False) -> None:
     if len(stream) != expected:
+        advice = (
+            "; if references[i] holds the references of hypothesis i, pass layout='per_hypothesis'"
+            if hint
+            else ""
+        )
         raise ValueError(
             f"{name} has {len(stream)} segments but hypotheses has {expected}; "
-            "every reference stream needs one reference per hypothesis"
+            f"every reference stream needs one reference per hypothesis{advice}"
         )

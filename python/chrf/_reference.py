@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from chrf._components import Components, NgramType, OrderComponents, six_decimals
-from chrf._inputs import References, Texts, corpus
+from chrf._inputs import Layout, References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
 
 if TYPE_CHECKING:
@@ -135,9 +135,9 @@ def sacrebleu_f(stats: Stats, settings: Settings) -> float:
 
 
 def corpus_statistics(
-    hypotheses: object, references: object, settings: Settings
+    hypotheses: object, references: object, settings: Settings, layout: Layout | None = None
 ) -> tuple[int, Stats]:
-    c = corpus(hypotheses, references)
+    c = corpus(hypotheses, references, layout)
     for name, texts in [("hypotheses", c.hypotheses), *(("references", s) for s in c.streams)]:
         for i, text in enumerate(texts):
             if not isinstance(text, str):
@@ -214,18 +214,28 @@ def components_of(stats: Stats, settings: Settings, segment_count: int) -> Compo
 
 
 def components(
-    hypotheses: Texts, references: References, **options: Unpack[ExactOptions]
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[ExactOptions],
 ) -> Components:
     """Reference twin of `chrf.components`."""
     settings = exact_settings(options)
-    count, stats = corpus_statistics(hypotheses, references, settings)
+    count, stats = corpus_statistics(hypotheses, references, settings, layout)
     return components_of(stats, settings, count)
 
 
-def score(hypotheses: Texts, references: References, **options: Unpack[Options]) -> float:
+def score(
+    hypotheses: Texts,
+    references: References,
+    *,
+    layout: Layout | None = None,
+    **options: Unpack[Options],
+) -> float:
     """Reference twin of `chrf.score`."""
     settings = Settings(**options)
-    _, stats = corpus_statistics(hypotheses, references, settings)
+    _, stats = corpus_statistics(hypotheses, references, settings, layout)
     return float_of(stats, settings)
 
 

@@ -52,7 +52,7 @@ class CHRFSignature:
         s = metric.settings
         self.info: dict[str, Any] = {
             "version": SIGNATURE_VERSION,
-            "nrefs": metric.num_refs,
+            "nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
             "bs": metric.n_bootstrap,
             "ar": None,
             "seed": metric.seed,
@@ -235,8 +235,12 @@ class CHRF:
         if references is None:
             if self._ref_cache is None:
                 raise RuntimeError("No references provided and the cache is empty.")
-            return corpus(hypotheses, self._ref_cache)
-        return corpus(hypotheses, self._streams(references))
+            c = corpus(hypotheses, self._ref_cache, "streams")
+        else:
+            c = corpus(hypotheses, self._streams(references), "streams")
+        if len(c.streams) > 1 and any(None in stream for stream in c.streams):
+            self.num_refs = -1  # sacreBLEU's mark for a varying number: the signature's "var"
+        return c
 
     def corpus_score(
         self,

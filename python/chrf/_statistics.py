@@ -13,7 +13,12 @@ from chrf._numbers import is_bool
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+    from typing_extensions import Unpack
+
     from chrf._components import Components
+    from chrf._settings import Options
 
 #: The compiled core counts in 128 bits.
 MAX_COUNT = 2**128 - 1
@@ -26,7 +31,12 @@ class Statistics:
     Statistics of disjoint shards add up to those of their union, so a corpus can be scored in
     pieces, anywhere, and merged: ``sum(shards).score() == chrf.score(whole corpus)``. Only
     statistics computed with equal settings add (β and eps smoothing choose among several
-    references, so every setting counts).
+    references, so every setting counts). ``a - b`` takes a part back out (leave-one-out).
+
+    ``counts[n]`` is order n's (hypothesis, reference, matching) n-gram counts, character
+    orders first, as exact Python ints (chrf counts in 128 bits); :meth:`to_array` gives them as
+    a NumPy array. Statistics computed elsewhere (one row of :func:`chrf.segment_statistics`,
+    counts kept by another framework) become a value with :meth:`from_counts`.
     """
 
     settings: Settings
@@ -58,23 +68,60 @@ class Statistics:
     def __add__(self, other: Statistics) -> Statistics:
         if not isinstance(other, Statistics):
             return NotImplemented
-        # Settings(beta=0.1) == Settings(beta=Fraction(0.1)), but they score differently.
-        mine, theirs = self.settings, other.settings
-        if (mine, type(mine.beta)) != (theirs, type(theirs.beta)):
-            raise ValueError(
-                f"cannot add statistics of different settings: {self.settings} and {other.settings}"
-            )
+        self._check_same_settings(other, "add")
         counts = tuple(
             (h1 + h2, r1 + r2, m1 + m2)
             for (h1, r1, m1), (h2, r2, m2) in zip(self.counts, other.counts, strict=True)
         )
         return Statistics(self.settings, counts, self.segment_count + other.segment_count)
 
+    def __sub__(self, other: Statistics) -> Statistics:
+        """These statistics without ``other``, a part of them (leave-one-out)."""
+        if not isinstance(other, Statistics):
+            return NotImplemented
+        self._check_same_settings(other, "subtract")
+        counts = tuple(
+            (h1 - h2, r1 - r2, m1 - m2)
+            for (h1, r1, m1), (h2, r2, m2) in zip(self.counts, other.counts, strict=True)
+        )
+        try:
+            return Statistics(self.settings, counts, self.segment_count - other.segment_count)
+        except ValueError as error:
+            raise ValueError(
+                f"cannot subtract statistics that are not part of these: {error}"
+            ) from None
+
     def __radd__(self, other: object) -> Statistics:
         # Lets the built-in sum() start from its default 0.
         if type(other) is int and other == 0:
             return self
         return NotImplemented
+
+    def _check_same_settings(self, other: Statistics, verb: str) -> None:
+        # Settings(beta=0.1) == Settings(beta=Fraction(0.1)), but they score differently.
+        mine, theirs = self.settings, other.settings
+        if (mine, type(mine.beta)) != (theirs, type(theirs.beta)):
+            raise ValueError(f"cannot {verb} statistics of different settings: {mine} and {theirs}")
+
+    @classmethod
+    def from_counts(
+        cls, counts: object, *, segment_count: int, **options: Unpack[Options]
+    ) -> Statistics:
+        """Statistics from counts: ``counts[n]`` is order n's (hypothesis, reference, matching)
+        n-gram counts, character orders first (a NumPy integer array of shape (orders, 3), or
+        nested sequences of ints), of ``segment_count`` segments scored with ``options``
+        (the keyword options of :func:`chrf.score`). Counts no statistics could hold are a
+        ValueError: negative, matches above either count, the wrong number of orders."""
+        return cls(Settings(**options), counts, segment_count)  # type: ignore[arg-type]
+
+    def to_array(self) -> NDArray[np.uint64]:
+        """The counts as a uint64 array of shape (orders, 3); OverflowError if one exceeds
+        2**64 - 1 (``counts`` holds them exactly at any size)."""
+        import numpy as np
+
+        if any(value > 2**64 - 1 for order in self.counts for value in order):
+            raise OverflowError("a count exceeds 2**64 - 1: use .counts, which is exact")
+        return np.array(self.counts, dtype=np.uint64).reshape(len(self.counts), 3)
 
     @staticmethod
     def total(parts: Iterable[Statistics]) -> Statistics:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import operator
 import os
+import sys
 import warnings
 
 from chrf import _core
 
 #: The environment variable read once, when chrf is imported.
 ENVIRONMENT_VARIABLE = "CHRF_NUM_THREADS"
+
+#: Whether the count was chosen (set_num_threads or CHRF_NUM_THREADS): a worker's default
+#: (:func:`default_to`) never overrides a choice.
+_chosen = False
 
 
 def set_num_threads(threads: int | None) -> None:
@@ -31,6 +36,31 @@ def set_num_threads(threads: int | None) -> None:
         if not 1 <= threads <= max_num_threads():
             raise ValueError(f"threads must be from 1 to {max_num_threads()}")
     _core.set_thread_count(threads)
+    global _chosen
+    _chosen = threads is not None
+
+
+def default_to_dask_workers() -> None:
+    """In a process that runs dask.distributed workers (a worker process imports chrf for its
+    first task), the default is the workers' threads: 1 with ``threads_per_worker=1``, instead
+    of a thread per CPU in every worker process. Looked up only if distributed is loaded."""
+    worker_module = sys.modules.get("distributed.worker")
+    if worker_module is None:
+        return
+    try:
+        workers = list(worker_module.Worker._instances)
+        threads = sum(worker.state.nthreads for worker in workers)
+    except (AttributeError, TypeError):  # another version of distributed: keep the default
+        return
+    if threads:
+        default_to(threads)
+
+
+def default_to(threads: int) -> None:
+    """Uses ``threads`` threads unless a count was chosen: how a worker process of a framework
+    (a Dask worker) keeps chrf within the threads it was given."""
+    if not _chosen:
+        _core.set_thread_count(max(1, min(threads, max_num_threads())))
 
 
 def get_num_threads() -> int:
@@ -45,9 +75,11 @@ def max_num_threads() -> int:
 
 def configure_from_environment() -> None:
     """Applies ``CHRF_NUM_THREADS``; a value that is not a count in range is reported on stderr
-    (a ``RuntimeWarning``) and ignored, so a typo never silently changes the thread count."""
+    (a ``RuntimeWarning``) and ignored, so a typo never silently changes the thread count.
+    Without it, a process that runs Dask workers uses their threads (see :func:`default_to`)."""
     value = os.environ.get(ENVIRONMENT_VARIABLE)
     if value is None or not value.strip():
+        default_to_dask_workers()
         return
     try:
         set_num_threads(int(value.strip()))

@@ -194,7 +194,7 @@ class Segments:
     references: list[list[str]]
 
     def corpus(self) -> Corpus:
-        return corpus(self.hypotheses, self.references)
+        return corpus(self.hypotheses, self.references, "streams")
 
 
 def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:

@@ -1,0 +1,50 @@
+"""``chrf.compute``: Hugging Face evaluate's "chrf" metric, called as evaluate calls it."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from chrf._api import score
+from chrf._inputs import Texts
+from chrf._settings import Beta
+
+
+class EvaluateResult(TypedDict):
+    """The output dict of evaluate's "chrf" metric."""
+
+    score: float
+    char_order: int
+    word_order: int
+    beta: Beta
+
+
+def compute(
+    predictions: Texts,
+    references: object,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: Beta = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> EvaluateResult:
+    """``evaluate.load("chrf").compute(...)`` without evaluate, the Hub or sacreBLEU.
+
+    The arguments, their defaults and the output dict are those of evaluate's metric:
+    ``references[i]`` is the reference (a str) or the list of references of
+    ``predictions[i]``. Unlike evaluate, predictions may have different numbers of references
+    (evaluate raises ValueError). ``score`` is sacreBLEU's corpus score, as evaluate gives it.
+    """
+    value = score(
+        predictions,
+        references,  # type: ignore[arg-type]
+        layout="per_hypothesis",
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        include_whitespace=whitespace,
+        eps_smoothing=eps_smoothing,
+    )
+    return {"score": value, "char_order": char_order, "word_order": word_order, "beta": beta}

@@ -1,0 +1,181 @@
+"""chrF on Dask: corpus statistics summed from partitions, sentence scores per partition.
+
+``chrf.dask.statistics(collection, **options)`` is a lazy :class:`chrf.Statistics` of a whole
+Dask collection (``.compute()`` it, then ``.score()``), equal to ``chrf.statistics`` of the
+same segments in one call; ``chrf.dask.sentence_scores(collection, **options)`` is a lazy
+collection of sacreBLEU's sentence scores. A collection is either
+
+* a ``dask.bag.Bag`` of ``(hypothesis, references)`` items, references a str or a list of
+  str (``None`` for a missing one), or
+* a ``dask.dataframe.DataFrame`` with a ``hypothesis`` column and one ``references`` column,
+  or a list of columns, one reference stream each (a missing value is a missing reference).
+
+Inside a Dask worker the tasks run chrf on as many threads as the worker has (1 with
+``threads_per_worker=1``), not one per CPU of the machine, unless ``CHRF_NUM_THREADS`` or
+:func:`chrf.set_num_threads` chose a count. Importing this module imports dask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import dask
+import dask.bag
+
+from chrf import _threads
+from chrf._api import statistics as _statistics
+from chrf._batch import sentence_scores as _sentence_scores
+from chrf._settings import Settings
+from chrf._statistics import Statistics
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from chrf._settings import Options
+
+__all__ = ["sentence_scores", "statistics"]
+
+
+def statistics(
+    collection: Any,
+    *,
+    hypothesis: str = "hypothesis",
+    references: str | Sequence[str] = "reference",
+    split_every: int = 16,
+    **options: Unpack[Options],
+) -> Any:
+    """A lazy :class:`chrf.Statistics` of every segment of a bag or a dataframe: each
+    partition's statistics, summed in a tree of ``split_every`` partitions a node.
+
+    ``hypothesis`` and ``references`` name the columns of a dataframe (ignored for a bag).
+    """
+    Settings(**options)  # bad options fail here, not later in a task
+    if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
+        raise ValueError(f"split_every must be an int of at least 2, not {split_every!r}")
+    if isinstance(collection, dask.bag.Bag):
+        return collection.reduction(
+            partial(_bag_statistics, options),
+            partial(_total, options),
+            split_every=split_every,
+        )
+    columns = _columns(collection, hypothesis, references)
+    parts = [
+        dask.delayed(_frame_statistics)(part, columns, options) for part in collection.to_delayed()
+    ]
+    while len(parts) > 1:
+        parts = [
+            dask.delayed(_total)(options, parts[i : i + split_every])
+            for i in range(0, len(parts), split_every)
+        ]
+    return parts[0]
+
+
+def sentence_scores(
+    collection: Any,
+    *,
+    hypothesis: str = "hypothesis",
+    references: str | Sequence[str] = "reference",
+    name: str = "chrf",
+    **options: Unpack[Options],
+) -> Any:
+    """A lazy collection of sacreBLEU's sentence score of every segment, in order: a bag of
+    floats for a bag, a float64 Series named ``name`` (the frame's index) for a dataframe."""
+    Settings(**options)  # bad options fail here, not later in a task
+    if isinstance(collection, dask.bag.Bag):
+        return collection.map_partitions(partial(_bag_sentence_scores, options))
+    columns = _columns(collection, hypothesis, references)
+    return collection.map_partitions(
+        _frame_sentence_scores, columns, options, name, meta=(name, "f8")
+    )
+
+
+def _bag_statistics(options: Options, items: Iterable[Any]) -> Statistics:
+    _threads_of_worker()
+    hyps, refs = _pairs(items)
+    if not hyps:
+        return _nothing(options)
+    return _statistics(hyps, refs, layout="per_hypothesis", **options)
+
+
+def _bag_sentence_scores(options: Options, items: Iterable[Any]) -> list[float]:
+    _threads_of_worker()
+    hyps, refs = _pairs(items)
+    if not hyps:
+        return []
+    scores: list[float] = _sentence_scores(hyps, refs, layout="per_hypothesis", **options).tolist()
+    return scores
+
+
+def _pairs(items: Iterable[Any]) -> tuple[list[Any], list[Any]]:
+    hyps: list[Any] = []
+    refs: list[Any] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise TypeError(f"bag item {i} of a partition must be a (hypothesis, references) pair")
+        hyps.append(item[0])
+        refs.append(item[1])
+    return hyps, refs
+
+
+def _total(options: Options, parts: Iterable[Statistics]) -> Statistics:
+    return sum(parts, _nothing(options))
+
+
+def _nothing(options: Options) -> Statistics:
+    """The statistics of no segment: what an empty partition adds."""
+    settings = Settings(**options)
+    return Statistics(settings, ((0, 0, 0),) * settings.order_count, 0)
+
+
+def _columns(frame: Any, hypothesis: str, references: str | Sequence[str]) -> list[str]:
+    if not hasattr(frame, "to_delayed") or not hasattr(frame, "columns"):
+        raise TypeError(
+            "collection must be a dask.bag.Bag or a dask.dataframe.DataFrame, "
+            f"not {type(frame).__name__}"
+        )
+    columns = [hypothesis, *([references] if isinstance(references, str) else references)]
+    missing = [c for c in columns if c not in frame.columns]
+    if missing or len(columns) < 2:
+        raise ValueError(
+            f"the dataframe has no column {missing[0]!r}" if missing else "no references"
+        )
+    return columns
+
+
+def _frame_streams(part: Any, columns: list[str]) -> tuple[list[Any], list[list[Any]]]:
+    """A partition's hypotheses and reference streams; missing values become None."""
+    lists = [part[c].astype(object).where(part[c].notna(), None).tolist() for c in columns]
+    return lists[0], lists[1:]
+
+
+def _frame_statistics(part: Any, columns: list[str], options: Options) -> Statistics:
+    _threads_of_worker()
+    if len(part) == 0:
+        return _nothing(options)
+    hyps, streams = _frame_streams(part, columns)
+    return _statistics(hyps, streams, layout="streams", **options)
+
+
+def _frame_sentence_scores(part: Any, columns: list[str], options: Options, name: str) -> Any:
+    import pandas as pd
+
+    _threads_of_worker()
+    if len(part) == 0:
+        return pd.Series([], index=part.index, name=name, dtype="f8")
+    hyps, streams = _frame_streams(part, columns)
+    scores = _sentence_scores(hyps, streams, layout="streams", **options)
+    return pd.Series(scores, index=part.index, name=name)
+
+
+def _threads_of_worker() -> None:
+    """Inside a Dask worker, chrf uses the worker's threads, not every CPU of the machine:
+    worker processes side by side would otherwise each start a thread per CPU."""
+    try:
+        from distributed import get_worker
+
+        nthreads = get_worker().state.nthreads
+    except (ImportError, ValueError, AttributeError):
+        return
+    _threads.default_to(nthreads)
