@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 #: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
 Counts = tuple[tuple[int, int, int], ...]
 
+#: Per order: the missing and the extra n-grams with their counts, the largest count first.
+NgramLists = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
+
 VERSION: str = _chrf.__version__
 
 
@@ -49,6 +52,17 @@ def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
 
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
     return _chrf.sentence_scores(config(settings), c.hypotheses, c.streams, c.nested)
+
+
+def explain(settings: Settings, c: Corpus) -> tuple[list[int], NgramLists]:
+    """The reference stream each segment was explained against, and per order its n-grams."""
+    return _chrf.explain(config(settings), c.hypotheses, c.streams, c.nested)
+
+
+def swapped_scores(
+    settings: Settings, stats: NDArray[np.uint64], replacement: NDArray[np.uint64] | None = None
+) -> NDArray[np.float64]:
+    return _chrf.swapped_scores(config(settings), stats, replacement)
 
 
 def pairwise(
