@@ -17,6 +17,7 @@ from chrf._batch import (
     sentence_scores,
 )
 from chrf._components import Components, OrderComponents
+from chrf._explain import Explanation, explain
 from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
 from chrf._selftest import SelfTestError, check_at_import, selftest
 from chrf._settings import Settings
@@ -30,6 +31,7 @@ __all__ = [
     "CHRFScore",
     "CHRFSignature",
     "Components",
+    "Explanation",
     "OrderComponents",
     "SelfTestError",
     "Settings",
@@ -37,6 +39,7 @@ __all__ = [
     "aggregate",
     "aggregate_batched",
     "components",
+    "explain",
     "get_num_threads",
     "pairwise",
     "pairwise_batched",
