@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from strategies import chrf_settings, corpora
 
 import chrf
 from chrf import _reference
+from strategies import chrf_settings, corpora
 from wmt import read_lines
 
 
@@ -77,7 +77,9 @@ def test_segment_views_equal_scores_of_subsets(wmt_dir: Path) -> None:
     assert [w.delta for w in worst] == sorted(e.leave_one_out.tolist())[:3]
     for i in [worst[0].index, 0, len(hyps) - 1]:
         kept = [k for k in range(len(hyps)) if k != i]
-        without = chrf.score([hyps[k] for k in kept], [[r[k] for k in kept] for r in refs], word_order=2)
+        without = chrf.score(
+            [hyps[k] for k in kept], [[r[k] for k in kept] for r in refs], word_order=2
+        )
         assert e.leave_one_out[i] == e.score - without
     lengths = e.reference_lengths().tolist()
     for bucket in e.length_buckets():

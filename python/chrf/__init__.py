@@ -16,6 +16,7 @@ from chrf._batch import (
     pairwise_batched,
     sentence_scores,
 )
+from chrf._compare import Comparison, compare
 from chrf._components import Components, OrderComponents
 from chrf._explain import Explanation, explain
 from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
@@ -30,6 +31,7 @@ __all__ = [
     "CHRF",
     "CHRFScore",
     "CHRFSignature",
+    "Comparison",
     "Components",
     "Explanation",
     "OrderComponents",
@@ -38,6 +40,7 @@ __all__ = [
     "Statistics",
     "aggregate",
     "aggregate_batched",
+    "compare",
     "components",
     "explain",
     "get_num_threads",

@@ -67,7 +67,11 @@ def randomization_scores(
     swaps: NDArray[np.bool_],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
 def explain(
-    config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
+    config: Config,
+    hypotheses: list[object],
+    references: list[list[object]],
+    nested: bool,
+    top: int | None,
 ) -> tuple[list[int], list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]]: ...
 def swapped_scores(
     config: Config,

@@ -54,9 +54,10 @@ def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
     return _chrf.sentence_scores(config(settings), c.hypotheses, c.streams, c.nested)
 
 
-def explain(settings: Settings, c: Corpus) -> tuple[list[int], NgramLists]:
-    """The reference stream each segment was explained against, and per order its n-grams."""
-    return _chrf.explain(config(settings), c.hypotheses, c.streams, c.nested)
+def explain(settings: Settings, c: Corpus, top: int | None) -> tuple[list[int], NgramLists]:
+    """The reference stream each segment was explained against, and per order the ``top``
+    missing and extra n-grams (all for None)."""
+    return _chrf.explain(config(settings), c.hypotheses, c.streams, c.nested, top)
 
 
 def swapped_scores(

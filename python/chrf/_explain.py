@@ -49,7 +49,7 @@ class OrderExplanation:
     ``missing`` are reference n-grams the hypotheses did not produce (they cost recall),
     ``extra`` hypothesis n-grams without a match (they cost precision), each with its number of
     unmatched occurrences, the largest first (then in code point order), at most ``top`` of
-    them. ``missing_total`` (= R − M) and ``extra_total`` (= H − M) count all of them.
+    them. ``missing_total`` (= R - M) and ``extra_total`` (= H - M) count all of them.
     """
 
     type: NgramType
@@ -177,11 +177,10 @@ class Explanation:
         if list(edges) != sorted(set(edges)) or any(e <= 0 for e in edges):
             raise ValueError(f"edges must be increasing positive integers, not {edges!r}")
         lengths = self.reference_lengths()
-        bounds = [0, *edges, None]
+        lows, highs = (0, *edges), (*edges, None)
+        unit = "characters" if chars else "words"
         return tuple(
-            self._bucket(low, high, lengths, "characters" if chars else "words")
-            for low, high in zip(bounds[:-1], bounds[1:], strict=True)
-            if low is not None
+            self._bucket(low, high, lengths, unit) for low, high in zip(lows, highs, strict=True)
         )
 
     def _bucket(
@@ -201,7 +200,7 @@ class Explanation:
             raise IndexError(f"segment index {i} out of range 0..{self.segment_count - 1}")
         c = self._corpus
         one = Corpus([c.hypotheses[i]], [[stream[i]] for stream in c.streams], nested=True)
-        references, lists = _core.explain(self.settings, one)
+        references, lists = _core.explain(self.settings, one, None)
         orders = orders_of(self.settings, self.segment_statistics[i : i + 1], lists, None)
         return SegmentExplanation(i, references[0], float(self.sentence_scores[i]), orders)
 
@@ -233,8 +232,8 @@ def explain(
     """Which n-grams and which segments cost the corpus score.
 
     Same arguments as :func:`chrf.score`; ``top`` keeps the ``top`` most frequent missing and
-    extra n-grams of each order (None: all of them). Per order, the missing counts sum to R − M
-    and the extra counts to H − M of the corpus statistics, exactly.
+    extra n-grams of each order (None: all of them). Per order, the missing counts sum to R - M
+    and the extra counts to H - M of the corpus statistics, exactly.
     """
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise ValueError(f"top must be a non-negative int or None, not {top!r}")
@@ -245,7 +244,7 @@ def explain(
 
 def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanation:
     """:func:`explain` of a checked corpus."""
-    references, lists = _core.explain(settings, c)
+    references, lists = _core.explain(settings, c, top)
     stats = _core.segment_statistics(settings, c)
     totals = counts_of(stats)
     score = _core.score_of(settings, totals)
@@ -286,8 +285,14 @@ def orders_of(
     return tuple(orders)
 
 
-def components_or_none(settings: Settings, stats: NDArray[np.uint64]) -> Components | None:
-    """The exact components of summed segment statistics; None under eps smoothing."""
-    if settings.eps_smoothing:
-        return None
-    return _core.components_of(settings, counts_of(stats), len(stats))
+def segment_components(settings: Settings, c: Corpus) -> list[Components]:
+    """Each segment's exact components, as :func:`chrf.components` gives them for it alone."""
+    stats = _core.segment_statistics(settings, c)
+    return [
+        _core.components_of(settings, counts_of(stats[i : i + 1]), 1) for i in range(len(stats))
+    ]
+
+
+def corpus_components(settings: Settings, c: Corpus) -> Components:
+    """The exact components of a checked corpus."""
+    return _core.components_of(settings, _core.corpus_counts(settings, c), len(c.hypotheses))

@@ -72,13 +72,15 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         })
     }
 
-    /// The n-grams that cost the corpus its matches (see [`Explanation`]).
+    /// The n-grams that cost the corpus its matches (see [`Explanation`]), the `top` of each
+    /// list (all for `None`).
     pub fn explain(
         &self,
         settings: &Settings,
+        top: Option<usize>,
         interrupt: &Interrupt,
     ) -> Result<Explanation, ChrfError> {
-        explain(self.hypotheses, self.references, settings, interrupt)
+        explain(self.hypotheses, self.references, settings, top, interrupt)
     }
 
     /// One value per segment, into an output allocated (fallibly) before any work is done.

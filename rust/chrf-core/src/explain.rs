@@ -38,11 +38,13 @@ pub struct Explanation {
 }
 
 /// Explains `hypotheses` against their reference streams (`references[stream][segment]`, every
-/// stream as long as `hypotheses`: see [`crate::Corpus::new`]).
+/// stream as long as `hypotheses`: see [`crate::Corpus::new`]), keeping the `top` n-grams of
+/// largest count per list (all of them for `None`).
 pub(crate) fn explain<S: AsRef<str> + Sync>(
     hypotheses: &[S],
     references: &[Vec<S>],
     settings: &Settings,
+    top: Option<usize>,
     interrupt: &Interrupt,
 ) -> Result<Explanation, ChrfError> {
     let segments: Vec<SegmentUnits> = pool::run(|| {
@@ -72,7 +74,7 @@ pub(crate) fn explain<S: AsRef<str> + Sync>(
                 if n > longest[kind] && !settings.count_hyp_without_ref {
                     return Ok(OrderDifferences::default());
                 }
-                order_differences(&segments, kind, n, settings)
+                order_differences(&segments, kind, n, settings, top)
             })
             .collect::<Result<Vec<_>, ChrfError>>()
     })??;
@@ -88,6 +90,7 @@ fn order_differences(
     kind: usize,
     n: usize,
     settings: &Settings,
+    top: Option<usize>,
 ) -> Result<OrderDifferences, ChrfError> {
     let mut corpus: FxHashMap<&str, (Count, Count)> = FxHashMap::default();
     let mut segment: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
@@ -118,18 +121,23 @@ fn order_differences(
         }
     }
     Ok(OrderDifferences {
-        missing: ranked(corpus.iter().map(|(&gram, &(missing, _))| (gram, missing)))?,
-        extra: ranked(corpus.iter().map(|(&gram, &(_, extra))| (gram, extra)))?,
+        missing: ranked(corpus.iter().map(|(&g, &(missing, _))| (g, missing)), top)?,
+        extra: ranked(corpus.iter().map(|(&g, &(_, extra))| (g, extra)), top)?,
     })
 }
 
-/// The n-grams of non-zero count, the largest count first, then in code point order.
-fn ranked<'a>(counts: impl Iterator<Item = (&'a str, Count)>) -> Result<NgramCounts, ChrfError> {
+/// The `top` n-grams of non-zero count (all for `None`), the largest count first, then in code
+/// point order.
+fn ranked<'a>(
+    counts: impl Iterator<Item = (&'a str, Count)>,
+    top: Option<usize>,
+) -> Result<NgramCounts, ChrfError> {
     let mut kept: Vec<(&str, Count)> = Vec::new();
     for (gram, count) in counts.filter(|&(_, count)| count > 0) {
         push(&mut kept, (gram, count))?;
     }
     kept.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    kept.truncate(top.unwrap_or(usize::MAX));
     let mut out = Vec::new();
     reserve(&mut out, kept.len())?;
     out.extend(
@@ -319,7 +327,7 @@ mod tests {
     }
 
     fn explained(hyps: &[&str], refs: &[Vec<&str>], s: &Settings) -> Explanation {
-        explain(hyps, refs, s, &Interrupt::default()).unwrap()
+        explain(hyps, refs, s, None, &Interrupt::default()).unwrap()
     }
 
     fn owned(counts: &[(&str, Count)]) -> NgramCounts {
@@ -332,6 +340,14 @@ mod tests {
         let e = explained(&["the cat."], &[vec!["a cat"]], &s);
         // chars "thecat." vs "acat"; words [the, cat, .] vs [a, cat].
         assert_eq!(e.orders[0].missing, owned(&[("a", 1)]));
+        let top = explain(
+            &["the cat."],
+            &[vec!["a cat"]],
+            &s,
+            Some(2),
+            &Interrupt::default(),
+        );
+        assert_eq!(top.unwrap().orders[0].extra, owned(&[(".", 1), ("e", 1)]));
         assert_eq!(
             e.orders[0].extra,
             owned(&[(".", 1), ("e", 1), ("h", 1), ("t", 1)])

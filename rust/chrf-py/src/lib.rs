@@ -237,7 +237,7 @@ fn sentence_scores<'py>(
 /// and per segment, the reference stream it was explained against.
 type Explained = (Vec<usize>, Vec<(NgramCounts, NgramCounts)>);
 
-/// The n-grams that cost the corpus its matches (see `chrf.explain`).
+/// The n-grams that cost the corpus its matches (see `chrf.explain`), the `top` of each list.
 #[pyfunction]
 fn explain(
     py: Python<'_>,
@@ -245,10 +245,13 @@ fn explain(
     hypotheses: &Bound<'_, PyList>,
     references: &Bound<'_, PyList>,
     nested: bool,
+    top: Option<usize>,
 ) -> PyResult<Explained> {
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let explanation = compute(py, |interrupt| corpus.explain(&config.settings, interrupt))?;
+    let explanation = compute(py, |interrupt| {
+        corpus.explain(&config.settings, top, interrupt)
+    })?;
     let orders = explanation.orders.into_iter();
     Ok((
         explanation.references,
