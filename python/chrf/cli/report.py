@@ -3,6 +3,7 @@ as one self-contained HTML page with charts (needs the `report` extra: plotly)."
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from chrf._compare import comparison_of
@@ -28,7 +29,9 @@ def report_command(argv: Sequence[str]) -> int:
     except ImportError as error:  # plotly missing
         raise CliError(f"chrf report needs plotly: pip install 'chrf[report]' ({error})") from None
     corpora = read_inputs(inputs)
-    named = {name: c.corpus() for name, c in zip(inputs.systems, corpora, strict=True)}
+    named = {
+        name: c.corpus() for name, c in zip(display_names(inputs.systems), corpora, strict=True)
+    }
     comparison = comparison_of(inputs.settings, named, inputs.top, inputs.test, inputs.trials)
     if len(named) == 1 and inputs.test is not None:
         comparison = single_system_results(comparison, inputs.trials or 1000)
@@ -40,3 +43,9 @@ def report_command(argv: Sequence[str]) -> int:
         raise CliError(f"cannot write {args.output}: {error.strerror}") from None
     write_line(f"wrote {args.output}")
     return 0
+
+
+def display_names(paths: tuple[str, ...]) -> list[str]:
+    """File names without their folders, unless that makes two alike."""
+    names = [os.path.basename(path) or path for path in paths]
+    return names if len(set(names)) == len(names) else list(paths)
