@@ -173,8 +173,8 @@ def comparison_text(c: Comparison, inputs: Inputs) -> str:
 
 
 def difference_text(d: SystemDifference, baseline: str) -> list[str]:
-    def delta(value: Any) -> str:
-        return "-" if value is None else f"{float(value):+.4f}"
+    def delta(value: Any) -> str:  # in points of the 0..100 scale, as the scores
+        return "-" if value is None else f"{100 * float(value):+.2f}"
 
     order_rows = [
         [f"{o.type} {o.n}", delta(o.precision), delta(o.recall), delta(o.f_score)] for o in d.orders
