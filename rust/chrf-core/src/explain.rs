@@ -1,4 +1,4 @@
-//! Which n-grams and which segments cost a score.
+//! Which n-grams and which segments cost a score (spec §9).
 //!
 //! Per order, the reference n-grams the hypotheses did not produce ("missing": they cost recall)
 //! and the hypothesis n-grams left without a match ("extra": they cost precision). Each segment
@@ -61,17 +61,21 @@ pub(crate) fn explain<S: AsRef<str> + Sync>(
         .map(|n| (0, n))
         .chain((1..=settings.word_order()).map(|n| (1, n)))
         .collect();
+    // The most units of any hypothesis and of any reference, per kind.
     let longest = [0, 1].map(|kind| {
-        let lengths = segments.iter().map(|s| s.kinds[kind].1.len());
-        lengths.max().unwrap_or(0)
+        let lengths = segments
+            .iter()
+            .map(|s| (s.kinds[kind].0.len(), s.kinds[kind].1.len()));
+        lengths.fold((0, 0), |(h, r), (a, b)| (h.max(a), r.max(b)))
     });
     let orders = pool::run(|| {
         layout
             .par_iter()
             .map(|&(kind, n)| {
                 interrupt.check()?;
-                // Past every reference's length, no segment has anything to explain.
-                if n > longest[kind] && !settings.count_hyp_without_ref {
+                // Past every text's length, no segment has anything to explain.
+                let (hyp, reference) = longest[kind];
+                if n > reference && (n > hyp || !settings.count_hyp_without_ref) {
                     return Ok(OrderDifferences::default());
                 }
                 order_differences(&segments, kind, n, settings, top)

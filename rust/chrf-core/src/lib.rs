@@ -30,6 +30,7 @@
 //! | several references: the best one per segment | §5 | `segment.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
+//! | missing and extra n-grams; leave-one-out and swap scores | §9 | `explain.rs` |
 //! | settings and their domains | §1 | `settings.rs` |
 //! | errors and their messages | §8 | `error.rs` |
 //!
