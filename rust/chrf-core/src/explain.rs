@@ -362,6 +362,19 @@ mod tests {
     }
 
     #[test]
+    fn orders_past_every_reference_count_extra_ngrams_only_under_the_contract_rule() {
+        let mut s = settings(4, 0);
+        assert_eq!(
+            explained(&["abcd"], &[vec!["ab"]], &s).orders[3],
+            Default::default()
+        );
+        s.count_hyp_without_ref = true;
+        let e = explained(&["abcd"], &[vec!["ab"]], &s);
+        assert_eq!(e.orders[3].extra, owned(&[("abcd", 1)]));
+        assert_eq!(e.orders[2].extra, owned(&[("abc", 1), ("bcd", 1)]));
+    }
+
+    #[test]
     fn word_ngrams_are_tokens_joined_by_a_space() {
         let e = explained(&["x y"], &[vec!["a b, c"]], &settings(0, 2));
         assert_eq!(
