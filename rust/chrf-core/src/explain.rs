@@ -8,6 +8,8 @@
 //! has min(h, r) matches (spec §1.3), r − min(h, r) missing and h − min(h, r) extra.
 
 use rayon::prelude::*;
+use std::hash::Hash;
+
 use rustc_hash::FxHashMap;
 
 use crate::memory::{out_of_memory, push, reserve};
@@ -88,6 +90,10 @@ pub(crate) fn explain<S: AsRef<str> + Sync>(
     })
 }
 
+/// Character n-grams of up to this many units are keyed by one integer of 21 bits per code point
+/// rather than by their text: no string comparison in the hash tables.
+const PACKED_CHARS: usize = 6;
+
 /// The missing and extra n-grams of one order (`kind` 0 for characters, 1 for words).
 fn order_differences(
     segments: &[SegmentUnits],
@@ -96,8 +102,25 @@ fn order_differences(
     settings: &Settings,
     top: Option<usize>,
 ) -> Result<OrderDifferences, ChrfError> {
-    let mut corpus: FxHashMap<&str, (Count, Count)> = FxHashMap::default();
-    let mut segment: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+    if kind == 0 && n <= PACKED_CHARS {
+        let totals = totals_by(segments, kind, n, settings, |units| units.packed(n))?;
+        split(&totals, top, |key| unpacked(key, n))
+    } else {
+        let totals = totals_by(segments, kind, n, settings, |units| units.ngrams(n))?;
+        split(&totals, top, str::to_owned)
+    }
+}
+
+/// Per n-gram key of one order, its missing and extra occurrences over all segments.
+fn totals_by<'s, K: Copy + Eq + Hash, I: Iterator<Item = K>>(
+    segments: &'s [SegmentUnits],
+    kind: usize,
+    n: usize,
+    settings: &Settings,
+    keys: impl Fn(&'s Units) -> I,
+) -> Result<FxHashMap<K, (Count, Count)>, ChrfError> {
+    let mut corpus: FxHashMap<K, (Count, Count)> = FxHashMap::default();
+    let mut segment: FxHashMap<K, (usize, usize)> = FxHashMap::default();
     for units in segments {
         let (hyp, reference) = &units.kinds[kind];
         // Spec §1.4: no reference n-gram, so no hypothesis n-gram counted either.
@@ -105,51 +128,66 @@ fn order_differences(
             continue;
         }
         segment.clear();
-        for gram in hyp.ngrams(n) {
-            segment.entry(gram).or_default().0 += 1;
+        for key in keys(hyp) {
+            segment.entry(key).or_default().0 += 1;
         }
-        for gram in reference.ngrams(n) {
-            segment.entry(gram).or_default().1 += 1;
+        for key in keys(reference) {
+            segment.entry(key).or_default().1 += 1;
         }
-        for (&gram, &(h, r)) in &segment {
+        for (&key, &(h, r)) in &segment {
             let missing = r.saturating_sub(h) as Count;
             let extra = h.saturating_sub(r) as Count;
             if missing > 0 || extra > 0 {
-                let total = corpus.entry(gram).or_default();
-                total.0 = total
-                    .0
-                    .checked_add(missing)
-                    .ok_or(ChrfError::CountOverflow)?;
-                total.1 = total.1.checked_add(extra).ok_or(ChrfError::CountOverflow)?;
+                let total = corpus.entry(key).or_default();
+                let sum = |a: Count, b: Count| a.checked_add(b).ok_or(ChrfError::CountOverflow);
+                *total = (sum(total.0, missing)?, sum(total.1, extra)?);
             }
         }
     }
+    Ok(corpus)
+}
+
+fn split<K: Copy + Ord>(
+    totals: &FxHashMap<K, (Count, Count)>,
+    top: Option<usize>,
+    text: impl Fn(K) -> String,
+) -> Result<OrderDifferences, ChrfError> {
     Ok(OrderDifferences {
-        missing: ranked(corpus.iter().map(|(&g, &(missing, _))| (g, missing)), top)?,
-        extra: ranked(corpus.iter().map(|(&g, &(_, extra))| (g, extra)), top)?,
+        missing: ranked(totals.iter().map(|(&k, &(m, _))| (k, m)), top, &text)?,
+        extra: ranked(totals.iter().map(|(&k, &(_, e))| (k, e)), top, &text)?,
     })
 }
 
 /// The `top` n-grams of non-zero count (all for `None`), the largest count first, then in code
-/// point order.
-fn ranked<'a>(
-    counts: impl Iterator<Item = (&'a str, Count)>,
+/// point order (the order of both keys: UTF-8 text, and code points packed first to last).
+fn ranked<K: Copy + Ord>(
+    counts: impl Iterator<Item = (K, Count)>,
     top: Option<usize>,
+    text: &impl Fn(K) -> String,
 ) -> Result<NgramCounts, ChrfError> {
-    let mut kept: Vec<(&str, Count)> = Vec::new();
-    for (gram, count) in counts.filter(|&(_, count)| count > 0) {
-        push(&mut kept, (gram, count))?;
+    let mut kept: Vec<(K, Count)> = Vec::new();
+    for (key, count) in counts.filter(|&(_, count)| count > 0) {
+        push(&mut kept, (key, count))?;
     }
-    kept.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    kept.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     kept.truncate(top.unwrap_or(usize::MAX));
     let mut out = Vec::new();
     reserve(&mut out, kept.len())?;
-    out.extend(
-        kept.into_iter()
-            .map(|(gram, count)| (gram.to_owned(), count)),
-    );
+    out.extend(kept.into_iter().map(|(key, count)| (text(key), count)));
     Ok(out)
 }
+
+/// The code points a packed key holds, as text.
+fn unpacked(key: u128, n: usize) -> String {
+    (0..n)
+        .rev()
+        .filter_map(|k| char::from_u32(((key >> (CODE_POINT_BITS * k)) & CODE_POINT_MASK) as u32))
+        .collect()
+}
+
+/// Every code point fits in 21 bits.
+const CODE_POINT_BITS: usize = 21;
+const CODE_POINT_MASK: u128 = (1 << CODE_POINT_BITS) - 1;
 
 /// One segment's hypothesis and chosen reference as units of both kinds.
 struct SegmentUnits {
@@ -199,6 +237,8 @@ impl SegmentUnits {
 struct Units {
     text: String,
     spans: Vec<(usize, usize)>,
+    /// The code points of character units (none for word units).
+    codes: Vec<u32>,
 }
 
 impl Units {
@@ -207,11 +247,13 @@ impl Units {
         let mut units = Self::default();
         if wanted {
             units.reserve(text.len())?; // at least one byte per code point: no push reallocates
+            reserve(&mut units.codes, text.len())?;
             for_each_char_unit(text, include_whitespace, |code_point| {
                 if let Some(c) = char::from_u32(code_point) {
                     let start = units.text.len();
                     units.text.push(c);
                     units.spans.push((start, units.text.len()));
+                    units.codes.push(code_point);
                 }
             });
         }
@@ -244,6 +286,14 @@ impl Units {
 
     fn len(&self) -> usize {
         self.spans.len()
+    }
+
+    /// The character n-grams of order `n` (1 to [`PACKED_CHARS`]) as packed keys, in text order.
+    fn packed(&self, n: usize) -> impl Iterator<Item = u128> + '_ {
+        self.codes.windows(n.max(1)).map(|window| {
+            let pack = |key: u128, &c: &u32| key << CODE_POINT_BITS | u128::from(c);
+            window.iter().fold(0, pack)
+        })
     }
 
     /// The n-grams of order `n` (spec §1.2), in text order.
