@@ -4,6 +4,8 @@ segment views (leave-one-out deltas, length buckets) against scores computed fro
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -107,7 +109,17 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(TypeError, match=r"hypotheses\[0\]"):
         chrf.explain([None], ["a"])  # type: ignore[list-item]
     e = chrf.explain(["a"], ["a"])
+    assert not e.segment_statistics.flags.writeable  # a result, not a buffer to change
     with pytest.raises(IndexError):
         e.segment(1)
     with pytest.raises(ValueError, match="edges"):
         e.length_buckets((5, 3))
+
+
+def test_import_chrf_loads_neither_the_explanations_nor_numpy() -> None:
+    code = (
+        "import sys, chrf; "
+        "assert not {'numpy', 'chrf._explain', 'chrf._compare', 'plotly'} & set(sys.modules); "
+        "assert chrf.explain(['a'], ['a']).score == 100.0"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

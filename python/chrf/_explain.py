@@ -10,7 +10,7 @@ another's added): exact counts, each scored as :func:`chrf.score` scores a corpu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -253,13 +253,22 @@ def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanatio
         settings=settings,
         score=score,
         orders=orders_of(settings, stats, lists, top),
-        references=np.asarray(references, dtype=np.int64),
-        segment_statistics=stats,
-        sentence_scores=_core.sentence_scores(settings, c),
-        leave_one_out=score - without,
+        references=frozen(np.asarray(references, dtype=np.int64)),
+        segment_statistics=frozen(stats),
+        sentence_scores=frozen(_core.sentence_scores(settings, c)),
+        leave_one_out=frozen(np.asarray(score - without, dtype=np.float64)),
         top=top,
         _corpus=c,
     )
+
+
+Item = TypeVar("Item", bound=np.generic)
+
+
+def frozen(array: NDArray[Item]) -> NDArray[Item]:
+    """The array, made read-only: an explanation is a value, its arrays too."""
+    array.flags.writeable = False
+    return array
 
 
 def counts_of(stats: NDArray[np.uint64]) -> _core.Counts:
