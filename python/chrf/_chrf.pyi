@@ -66,3 +66,15 @@ def randomization_scores(
     system: NDArray[np.uint64],
     swaps: NDArray[np.bool_],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+def explain(
+    config: Config,
+    hypotheses: list[object],
+    references: list[list[object]],
+    nested: bool,
+    top: int | None,
+) -> tuple[list[int], list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]]: ...
+def swapped_scores(
+    config: Config,
+    segment_statistics: NDArray[np.uint64],
+    replacement: NDArray[np.uint64] | None = None,
+) -> NDArray[np.float64]: ...

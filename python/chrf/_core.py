@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 #: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
 Counts = tuple[tuple[int, int, int], ...]
 
+#: Per order: the missing and the extra n-grams with their counts, the largest count first.
+NgramLists = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
+
 VERSION: str = _chrf.__version__
 
 
@@ -69,6 +72,18 @@ def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
 
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
     return _of_corpus(_chrf.sentence_scores, settings, c)
+
+
+def explain(settings: Settings, c: Corpus, top: int | None) -> tuple[list[int], NgramLists]:
+    """The reference stream each segment was explained against, and per order the ``top``
+    missing and extra n-grams (all for None)."""
+    return _chrf.explain(config(settings), c.hypotheses, c.streams, c.nested, top)
+
+
+def swapped_scores(
+    settings: Settings, stats: NDArray[np.uint64], replacement: NDArray[np.uint64] | None = None
+) -> NDArray[np.float64]:
+    return _chrf.swapped_scores(config(settings), stats, replacement)
 
 
 def pairwise(

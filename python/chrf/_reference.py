@@ -20,7 +20,7 @@ from chrf._settings import ExactOptions, Options, Settings, exact_settings
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["aggregate", "components", "pairwise", "score", "segment_statistics"]
+__all__ = ["aggregate", "components", "explain", "pairwise", "score", "segment_statistics"]
 
 PUNCTUATION = frozenset(string.punctuation)
 EPS = 1e-16
@@ -292,3 +292,32 @@ def float_of(stats: Stats, settings: Settings) -> float:
     if settings.averaging == "per_order_f" and not settings.eps_smoothing:
         return float(components_of(stats, settings, 1).score_fraction)
     return sacrebleu_f(stats, settings)
+
+
+def explain(
+    hypotheses: Texts, references: References, **options: Unpack[Options]
+) -> list[tuple[Counter[str], Counter[str]]]:
+    """Reference twin of `chrf.explain`'s n-grams: per order, Counters of the missing and the
+    extra n-grams over the corpus, each segment against its best reference (the first on ties),
+    word n-grams as their tokens joined by a space."""
+    settings = Settings(**options)
+    c = corpus(hypotheses, references)
+    orders: list[tuple[Counter[str], Counter[str]]] = [
+        (Counter(), Counter()) for _ in range(settings.order_count)
+    ]
+    for i, hyp in enumerate(c.hypotheses):
+        text = str(hyp).lower() if settings.lowercase else str(hyp)
+        refs = [str(s[i]).lower() if settings.lowercase else str(s[i]) for s in c.streams]
+        scored = [sacrebleu_f(segment_statistics(text, [r], settings), settings) for r in refs]
+        best = refs[scored.index(max(scored))]  # index() finds the first of equal scores
+        hyp_bags, ref_bags = ngram_bags(text, settings), ngram_bags(best, settings)
+        for (missing, extra), h, r in zip(orders, hyp_bags, ref_bags, strict=True):
+            if not r and not settings.count_hyp_without_ref:
+                continue  # spec §1.4: the hypothesis's n-grams are not counted
+            missing.update({_gram_text(g): n for g, n in (r - h).items()})
+            extra.update({_gram_text(g): n for g, n in (h - r).items()})
+    return orders
+
+
+def _gram_text(gram: object) -> str:
+    return " ".join(gram) if isinstance(gram, tuple) else str(gram)

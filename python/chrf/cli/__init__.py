@@ -3,6 +3,8 @@
 chrf REF [REF ...] -i HYP        corpus chrF, sacreBLEU's command-line conventions
 chrf components --input FILE|-   the chrf-components 1.0.0 JSON contract
 chrf selftest                    worked examples through the compiled path and the reference
+chrf explain REF -i SYS [SYS]    missing/extra n-grams, costliest segments, system differences
+chrf report REF -i SYS [SYS] -o  the same as one self-contained HTML page
 (a command name is a reference file instead where a file of that name exists: `command_of`)
 
 The package: `arguments` (argparse's spec, and the typed `Options` built from it), `reading`
@@ -80,6 +82,11 @@ def dispatch(args: list[str]) -> int:
 
         parse_selftest(args[1:])
         return run_selftest()
+    if args and args[0] in ("explain", "report"):
+        from chrf.cli.explain import explain_command
+        from chrf.cli.report import report_command
+
+        return (explain_command if args[0] == "explain" else report_command)(args[1:])
     from chrf.cli.arguments import score_options
     from chrf.cli.modes import score
 

@@ -36,6 +36,8 @@ def score(options: Options) -> int:
         return answer(options)
     refs = references_of(options)
     systems = system_sources(options.inputs, options.encoding, paired=options.paired is not None)
+    if options.breakdown and options.settings.eps_smoothing:
+        raise CliError("--breakdown shows exact fractions, which --eps-smoothing does not have")
     if options.sentence_level:
         if len(systems) > 1 or options.confidence or options.paired:
             raise CliError("--sentence-level takes one system and no statistical test")
@@ -63,8 +65,6 @@ def single_system(options: Options, refs: References, system: System) -> int:
     """One system's corpus score (with a bootstrap interval under --confidence)."""
     settings = options.settings
     metric = metric_of(settings, refs.count)
-    if options.breakdown and settings.eps_smoothing:
-        raise CliError("--breakdown shows exact fractions, which --eps-smoothing does not have")
     if options.confidence:
         result, stats = confidence_score(options, metric, refs, system)
     else:
@@ -100,29 +100,41 @@ def streamed_statistics(settings: Settings, system: System, refs: References) ->
 def sentence_level(options: Options, refs: References, system: System) -> int:
     """One score per segment, written chunk by chunk as the files stream."""
     from chrf._batch import sentence_scores
+    from chrf._explain import segment_components
 
     settings = options.settings
     signature = metric_of(settings, refs.count).get_signature().format(options.short)
     for chunk in aligned_chunks(system, refs):
         scores = sentence_scores(chunk.hypotheses, chunk.references, **settings.options())
-        results = (score_of(settings, float(value)) for value in scores)
-        write_line(render.sentence_scores(results, signature, options))
+        results = [score_of(settings, float(value)) for value in scores]
+        if options.breakdown:
+            parts = segment_components(settings, chunk.corpus())
+            pairs = zip(results, parts, strict=True)
+            write_line("\n".join(render.corpus_score(r, signature, options, b) for r, b in pairs))
+        else:
+            write_line(render.sentence_scores(results, signature, options))
     return 0
 
 
 def many_systems(options: Options, refs: References, systems: list[System]) -> int:
     settings = options.settings
     metric = metric_of(settings, refs.count)
-    scores = [streamed_statistics(settings, system, refs).score() for system in systems]
+    totals = [streamed_statistics(settings, system, refs) for system in systems]
+    scores = [total.score() for total in totals]
     signature = metric.get_signature().format(options.short)
     names = [system.name for system in systems]
-    for block in render.systems_table(names, scores, metric_name(settings), signature, options):
+    blocks = render.systems_table(names, scores, metric_name(settings), signature, options)
+    if options.breakdown:
+        breakdowns = [total.components() for total in totals]
+        blocks = render.systems_breakdowns(blocks, names, breakdowns, options)
+    for block in blocks:
         write_line(block)
     return 0
 
 
 def paired_test(options: Options, test: PairedTest, refs: References, systems: list[System]) -> int:
     """sacreBLEU's paired tests of every system against the first (the baseline)."""
+    from chrf._explain import corpus_components as components_of
     from chrf._significance import paired_bootstrap, paired_randomization
 
     settings = options.settings
@@ -140,6 +152,9 @@ def paired_test(options: Options, test: PairedTest, refs: References, systems: l
     blocks = render.paired_test(
         names, results, metric_name(settings), signature.format(options.short), test, options
     )
+    if options.breakdown:
+        breakdowns = [components_of(settings, c) for c in corpora]
+        blocks = render.systems_breakdowns(blocks, names, breakdowns, options)
     for block in blocks:
         write_line(block)
     return 0

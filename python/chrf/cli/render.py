@@ -213,3 +213,17 @@ def aligned(rows: list[list[str]], separator: str, *, left_first: bool) -> list[
 def signatures(by_metric: dict[str, str]) -> str:
     lines = [f" - {name:<10} {signature}" for name, signature in by_metric.items()]
     return "\n".join(["-----------------\nMetric signatures\n-----------------", *lines])
+
+
+def systems_breakdowns(
+    blocks: list[str], names: list[str], breakdowns: list[Components], options: Options
+) -> list[str]:
+    """`blocks` (a systems table, or a paired test's) with each system's breakdown: a
+    "breakdown" field of its JSON row, or a titled table after the text."""
+    if options.format == "json":
+        rows = json.loads(blocks[0])
+        for row, breakdown in zip(rows, breakdowns, strict=True):
+            row["breakdown"] = breakdown.to_dict()
+        return [json.dumps(rows, indent=4, ensure_ascii=False), *blocks[1:]]
+    tables = [f"\n{name}\n{breakdown_table(b)}" for name, b in zip(names, breakdowns, strict=True)]
+    return [*blocks, *tables]

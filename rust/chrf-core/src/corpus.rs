@@ -2,6 +2,7 @@
 
 use rayon::prelude::*;
 
+use crate::explain::{explain, Explanation};
 use crate::memory::filled;
 use crate::pool::{self, Interrupt};
 use crate::segment::{add_segment_statistics, segment_score, segment_statistics};
@@ -69,6 +70,17 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
             let references = self.references.iter().map(|stream| stream[i].as_ref());
             segment_score(self.hypotheses[i].as_ref(), references, settings)
         })
+    }
+
+    /// The n-grams that cost the corpus its matches (see [`Explanation`]), the `top` of each
+    /// list (all for `None`).
+    pub fn explain(
+        &self,
+        settings: &Settings,
+        top: Option<usize>,
+        interrupt: &Interrupt,
+    ) -> Result<Explanation, ChrfError> {
+        explain(self.hypotheses, self.references, settings, top, interrupt)
     }
 
     /// One value per segment, into an output allocated (fallibly) before any work is done.

@@ -10,6 +10,8 @@
 //! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references.
 //! * [`Settings`] (with [`Beta`], [`Averaging`]) in, [`ChrfError`] out: one variant per kind of
 //!   refusal, each with the message the binding raises.
+//! * [`Corpus::explain`] ([`Explanation`]) and [`swapped_scores`]: which n-grams and which
+//!   segments cost a score.
 //! * Namespaces: [`bootstrap`] (sacreBLEU's float32 resampling arithmetic), [`pool`] (threads and
 //!   interruption), [`text`] and [`ngrams`] (units and clipped matches, for fuzzing).
 //!
@@ -28,6 +30,7 @@
 //! | several references: the best one per segment | §5 | `segment.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
+//! | missing and extra n-grams; leave-one-out and swap scores | §9 | `explain.rs` |
 //! | settings and their domains | §1 | `settings.rs` |
 //! | errors and their messages | §8 | `error.rs` |
 //!
@@ -38,6 +41,7 @@ pub mod bootstrap;
 mod corpus;
 mod error;
 mod exact;
+mod explain;
 mod float;
 mod memory;
 pub mod ngrams;
@@ -51,6 +55,7 @@ pub use batch::{aggregate_scores, pairwise_scores};
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
+pub use explain::{swapped_scores, Explanation, NgramCounts, OrderDifferences};
 pub use float::{float_score, sacrebleu_score};
 pub use segment::segment_statistics;
 pub use settings::{Averaging, Beta, Settings};

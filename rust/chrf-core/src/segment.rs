@@ -51,6 +51,16 @@ pub fn add_segment_statistics<'t>(
     })
 }
 
+/// The index of the reference whose statistics [`segment_statistics`] takes (spec §5); `None`
+/// when there is no reference.
+pub(crate) fn best_reference<'t>(
+    hypothesis: &'t str,
+    references: impl IntoIterator<Item = &'t str>,
+    settings: &Settings,
+) -> Result<Option<usize>, ChrfError> {
+    with_buffers(|buffers| buffers.best_counts(hypothesis, references, settings))
+}
+
 /// The float score of one segment (see [`crate::float_score`]): sacreBLEU's sentence score.
 pub fn segment_score<'t>(
     hypothesis: &'t str,
@@ -109,21 +119,22 @@ impl Buffers {
             + self.scratch.held_bytes()
     }
 
-    /// The counts against the best reference, in `self.best`.
+    /// The counts against the best reference, in `self.best`; that reference's index.
     fn best_counts<'t>(
         &mut self,
         hypothesis: &'t str,
         references: impl IntoIterator<Item = &'t str>,
         settings: &Settings,
-    ) -> Result<(), ChrfError> {
+    ) -> Result<Option<usize>, ChrfError> {
         self.char_ids.clear();
         self.chars(hypothesis, settings, Side::Hypothesis)?;
         let with_words = settings.word_order() > 0;
         self.best.clear();
         let mut best_f = -1.0;
+        let mut best_index = None;
         let references = references.into_iter();
         let only_one = references.size_hint() == (1, Some(1));
-        for reference in references {
+        for (index, reference) in references.enumerate() {
             self.chars(reference, settings, Side::Reference)?;
             if with_words {
                 self.words.ids(
@@ -141,10 +152,11 @@ impl Buffers {
             // sacreBLEU (and chrF++.py) start from -1.0 and replace only on a strictly greater F.
             if f > best_f {
                 best_f = f;
+                best_index = Some(index);
                 std::mem::swap(&mut self.best, &mut self.pair);
             }
         }
-        Ok(())
+        Ok(best_index)
     }
 
     /// The text's code points as dense ids shared by the segment's texts: small ids pack more

@@ -12,7 +12,8 @@ use chrf_core::bootstrap::{
 };
 use chrf_core::pool::{self, Interrupt};
 use chrf_core::{
-    Averaging, Beta, ChrfError, Components, Count, NgramKind, OrderCounts, Settings, Statistics,
+    Averaging, Beta, ChrfError, Components, Count, NgramCounts, NgramKind, OrderCounts, Settings,
+    Statistics,
 };
 use num_rational::BigRational;
 use numpy::ndarray::Dimension;
@@ -232,6 +233,52 @@ fn sentence_scores<'py>(
     let corpus = texts.corpus()?;
     let scores = compute(py, |interrupt| {
         corpus.segment_scores(&config.settings, interrupt)
+    })?;
+    Ok(PyArray1::from_vec(py, scores))
+}
+
+/// Per order, the (missing, extra) n-grams with their counts, each list the largest count first;
+/// and per segment, the reference stream it was explained against.
+type Explained = (Vec<usize>, Vec<(NgramCounts, NgramCounts)>);
+
+/// The n-grams that cost the corpus its matches (see `chrf.explain`), the `top` of each list.
+#[pyfunction]
+fn explain(
+    py: Python<'_>,
+    config: &Config,
+    hypotheses: &Bound<'_, PyList>,
+    references: &Bound<'_, PyList>,
+    nested: bool,
+    top: Option<usize>,
+) -> PyResult<Explained> {
+    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
+    let corpus = texts.corpus()?;
+    let explanation = compute(py, |interrupt| {
+        corpus.explain(&config.settings, top, interrupt)
+    })?;
+    let orders = explanation.orders.into_iter();
+    Ok((
+        explanation.references,
+        orders.map(|o| (o.missing, o.extra)).collect(),
+    ))
+}
+
+/// Per segment i, the score of the corpus whose statistics are `segment_statistics` (shape
+/// (segments, orders, 3)) with segment i taken out, and `replacement`'s segment i put in if given.
+#[pyfunction]
+#[pyo3(signature = (config, segment_statistics, replacement=None))]
+fn swapped_scores<'py>(
+    py: Python<'py>,
+    config: &Config,
+    segment_statistics: PyReadonlyArray3<'py, u64>,
+    replacement: Option<PyReadonlyArray3<'py, u64>>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    numpy_ready(py)?;
+    let counts = contiguous(&segment_statistics)?;
+    let replacement = replacement.as_ref().map(contiguous).transpose()?;
+    let settings = &config.settings;
+    let scores = compute(py, |interrupt| {
+        chrf_core::swapped_scores(counts, replacement, settings, interrupt)
     })?;
     Ok(PyArray1::from_vec(py, scores))
 }
@@ -484,8 +531,8 @@ mod _chrf {
 
     #[pymodule_export]
     use super::{
-        aggregate, components_of, corpus_statistics, max_thread_count, pairwise,
+        aggregate, components_of, corpus_statistics, explain, max_thread_count, pairwise,
         randomization_scores, resampled_scores, score_of, segment_statistics, sentence_scores,
-        set_thread_count, thread_count, Config, ExactComponents, ExactOrder,
+        set_thread_count, swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
     };
 }

@@ -1,0 +1,274 @@
+"""One self-contained HTML page explaining the scores of one or more systems.
+
+Charts are plotly figures with plotly.js embedded in the page (the ``report`` extra), so the page
+loads no resource from the network and works offline. plotly is imported here only, when a
+report is built, never by ``import chrf``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from chrf._compare import Comparison
+from chrf._explain import Explanation
+from chrf._settings import Settings
+
+if TYPE_CHECKING:
+    from plotly.graph_objects import Figure
+
+__all__ = ["highlighted", "report_html"]
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; vertical-align: top; }
+td.text { text-align: left; font-family: ui-monospace, monospace; white-space: pre-wrap; }
+.hit { background: #c8f0c8; } .miss { background: #f8c8c8; }
+.note { color: #555; font-size: 0.9em; }
+code { font-size: 0.9em; }
+"""
+
+
+def report_html(c: Comparison, signature: str) -> str:
+    """The page: scores with intervals and the paired test, per-order P/R/F, sentence-score
+    distributions, length buckets, the costliest segments and the largest system differences
+    with matched and unmatched characters marked, and the settings' signature."""
+    sections = [
+        "<h1>chrF report</h1>",
+        scores_section(c),
+        figure_section("Per-order precision, recall and F", order_figure(c), first=True),
+        figure_section("Sentence scores", distribution_figure(c)),
+        figure_section("Scores by reference length", length_figure(c)),
+        worst_section(c),
+        differences_section(c),
+        f"<h2>Settings</h2><p><code id='signature'>{html.escape(signature)}</code></p>",
+    ]
+    body = "\n".join(sections)
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>chrF report</title>"
+        f"<style>{STYLE}</style></head><body>{body}</body></html>"
+    )
+
+
+def scores_section(c: Comparison) -> str:
+    test = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
+    rows = []
+    for k, (name, result) in enumerate(zip(c.names, c.results, strict=True)):
+        ci = "" if result.ci is None else f"{float(result.ci):.2f}"
+        mean = "" if result.mean is None else f"{float(result.mean):.2f}"
+        p = "" if result.p_value is None else f"{result.p_value:.4f}"
+        rows.append(
+            f"<tr><td class='text'>{html.escape(name)}</td>"
+            f"<td class='score' data-system='{k}'>{result.score:.4f}</td>"
+            f"<td>{mean}</td><td>{ci}</td><td>{p}</td></tr>"
+        )
+    described = test.get(c.test or "", "no paired test")
+    return (
+        "<h2>Corpus scores</h2><table id='scores'><tr><th>system</th><th>chrF</th>"
+        "<th>bootstrap mean</th><th>95% CI ±</th><th>p-value</th></tr>"
+        + "".join(rows)
+        + f"</table><p class='note'>{described} against the first system"
+        + (f", seed {html.escape(c.seed)}" if c.seed else "")
+        + ".</p>"
+    )
+
+
+def figure_section(title: str, figure: Figure, *, first: bool = False) -> str:
+    # plotly.js is embedded once, with the first figure; the others use it.
+    chart = figure.to_html(full_html=False, include_plotlyjs=first, config={"displaylogo": False})
+    return f"<h2>{html.escape(title)}</h2>{chart}"
+
+
+def order_labels(settings: Settings) -> list[str]:
+    return [f"char {n}" for n in range(1, settings.char_order + 1)] + [
+        f"word {n}" for n in range(1, settings.word_order + 1)
+    ]
+
+
+def order_figure(c: Comparison) -> Figure:
+    from plotly.subplots import make_subplots
+
+    figure = make_subplots(rows=1, cols=3, subplot_titles=("precision", "recall", "F"))
+    labels = order_labels(c.settings)
+    for k, (name, components) in enumerate(zip(c.names, c.components, strict=True)):
+        for col, field in enumerate(("precision", "recall", "f_score"), 1):
+            values = [
+                None if getattr(o, field) is None else 100 * float(getattr(o, field))
+                for o in components.orders
+            ]
+            figure.add_bar(
+                x=labels,
+                y=values,
+                name=name,
+                legendgroup=name,
+                showlegend=col == 1,
+                marker_color=color(k),
+                row=1,
+                col=col,
+            )
+    figure.update_layout(barmode="group", height=380, margin={"t": 40})
+    return figure
+
+
+def distribution_figure(c: Comparison) -> Figure:
+    import plotly.graph_objects as go
+
+    figure = go.Figure()
+    for k, (name, e) in enumerate(zip(c.names, c.explanations, strict=True)):
+        figure.add_histogram(
+            x=e.sentence_scores.tolist(),
+            name=name,
+            xbins={"start": 0, "end": 100, "size": 5},
+            opacity=0.6,
+            marker_color=color(k),
+        )
+    figure.update_layout(barmode="overlay", height=340, xaxis_title="sentence chrF")
+    return figure
+
+
+def length_figure(c: Comparison) -> Figure:
+    import plotly.graph_objects as go
+
+    figure = go.Figure()
+    for k, (name, e) in enumerate(zip(c.names, c.explanations, strict=True)):
+        buckets = e.length_buckets()
+        labels = [f"[{b.low}, {'∞' if b.high is None else b.high}) n={b.segments}" for b in buckets]
+        figure.add_bar(x=labels, y=[b.score for b in buckets], name=name, marker_color=color(k))
+    unit = "characters" if c.settings.char_order else "words"
+    figure.update_layout(
+        barmode="group", height=340, xaxis_title=f"reference length ({unit})", yaxis_title="chrF"
+    )
+    return figure
+
+
+def color(k: int) -> str:
+    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+    return palette[k % len(palette)]
+
+
+def worst_section(c: Comparison, count: int = 5) -> str:
+    parts = ["<h2>Costliest segments</h2>"]
+    parts.append(
+        "<p class='note'>Δ: corpus score minus the corpus score without the segment. "
+        "<span class='hit'>green</span>: characters in a matched n-gram of the highest "
+        "character order; <span class='miss'>red</span>: in none.</p>"
+    )
+    for name, e in zip(c.names, c.explanations, strict=True):
+        rows = "".join(
+            segment_rows(e, cost.index, f"{cost.delta:+.4f}") for cost in e.costliest(count)
+        )
+        parts.append(
+            f"<h3>{html.escape(name)}</h3><table><tr><th>line</th><th>Δ</th><th>chrF</th>"
+            f"<th>hypothesis / reference</th></tr>{rows}</table>"
+        )
+    return "".join(parts)
+
+
+def segment_rows(e: Explanation, i: int, delta: str) -> str:
+    hyp, ref = texts_of(e, i)
+    hyp_html, ref_html = highlighted(hyp, ref, e.settings)
+    return (
+        f"<tr><td>{i + 1}</td><td>{delta}</td><td>{e.sentence_scores[i]:.2f}</td>"
+        f"<td class='text'>{hyp_html}<br><i>{ref_html}</i></td></tr>"
+    )
+
+
+def texts_of(e: Explanation, i: int) -> tuple[str, str]:
+    c = e._corpus
+    return str(c.hypotheses[i]), str(c.streams[int(e.references[i])][i])
+
+
+def differences_section(c: Comparison, count: int = 5) -> str:
+    if not c.differences:
+        return ""
+    parts = ["<h2>Largest system differences</h2>"]
+    base = c.explanations[0]
+    for d, e in zip(c.differences, c.explanations[1:], strict=True):
+        rows = []
+        for s in d.segments[:count]:
+            base_hyp, base_ref = texts_of(base, s.index)
+            sys_hyp, sys_ref = texts_of(e, s.index)
+            base_html, _ = highlighted(base_hyp, base_ref, c.settings)
+            sys_html, ref_html = highlighted(sys_hyp, sys_ref, c.settings)
+            rows.append(
+                f"<tr><td>{s.index + 1}</td><td>{s.delta:+.4f}</td>"
+                f"<td>{s.baseline_sentence_score:.2f} → {s.system_sentence_score:.2f}</td>"
+                f"<td class='text'>{base_html}<br>{sys_html}<br><i>{ref_html}</i></td></tr>"
+            )
+        parts.append(
+            f"<h3>{html.escape(d.system)} against {html.escape(c.names[0])}: "
+            f"{d.score_delta:+.4f}</h3><p class='note'>Δ: the baseline's corpus score had it "
+            "output this system's segment, minus its score. Rows: baseline, system, "
+            "reference.</p><table><tr><th>line</th><th>Δ</th><th>chrF</th><th>texts</th></tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+    return "".join(parts)
+
+
+def highlighted(hypothesis: str, reference: str, settings: Settings) -> tuple[str, str]:
+    """Both texts as HTML with each character unit marked matched (in an n-gram of the highest
+    character order that has a clipped match, taken left to right) or unmatched. Display only:
+    whitespace stays unmarked, and under ``lowercase`` units compare by ``str.lower()`` one at
+    a time."""
+    n = settings.char_order
+    if n == 0:
+        return html.escape(hypothesis), html.escape(reference)
+    hyp_units, ref_units = units(hypothesis, settings), units(reference, settings)
+    hyp_hit = matched(hyp_units, ref_units, n)
+    ref_hit = matched(ref_units, hyp_units, n)
+    return marked(hypothesis, hyp_units, hyp_hit), marked(reference, ref_units, ref_hit)
+
+
+def units(text: str, settings: Settings) -> list[tuple[int, str]]:
+    """(position, unit) of every character unit (spec §1.1)."""
+    keep = settings.include_whitespace
+    return [
+        (k, ch.lower() if settings.lowercase else ch)
+        for k, ch in enumerate(text)
+        if keep or not ch.isspace()
+    ]
+
+
+def matched(side: list[tuple[int, str]], other: list[tuple[int, str]], n: int) -> list[bool]:
+    n = min(n, len(side), len(other))
+    hit = [False] * len(side)
+    if n == 0:
+        return hit
+    budget = Counter(tuple(u for _, u in other[k : k + n]) for k in range(len(other) - n + 1))
+    for k in range(len(side) - n + 1):
+        gram = tuple(u for _, u in side[k : k + n])
+        if budget[gram] > 0:
+            budget[gram] -= 1
+            hit[k : k + n] = [True] * n
+    return hit
+
+
+def marked(text: str, side: list[tuple[int, str]], hit: list[bool]) -> str:
+    state = {position: flag for (position, _), flag in zip(side, hit, strict=True)}
+    out: list[str] = []
+    for k, ch in enumerate(text):
+        flag: Any = state.get(k)
+        escaped = html.escape(ch)
+        out.append(
+            escaped
+            if flag is None
+            else f"<span class='{'hit' if flag else 'miss'}'>{escaped}</span>"
+        )
+    return "".join(out)
+
+
+def single_system_results(c: Comparison, n: int) -> Comparison:
+    """A one-system comparison whose row carries sacreBLEU's bootstrap mean and interval."""
+    from dataclasses import replace
+
+    from chrf._significance import bootstrap_scores, estimate_ci
+
+    e = c.explanations[0]
+    _, values = bootstrap_scores(c.settings, e._corpus, n)
+    mean, ci = estimate_ci(np.array(values))
+    return replace(c, results=(replace(c.results[0], mean=mean, ci=ci),))

@@ -1,0 +1,51 @@
+"""`chrf report REF [REF ...] -i SYS [SYS ...] -o report.html`: the explanation of `chrf explain`
+as one self-contained HTML page with charts (needs the `report` extra: plotly)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from chrf._compare import comparison_of
+from chrf.cli.explain import add_input_arguments, inputs_of, read_inputs, signature
+from chrf.cli.io import CliError, Parser, write_line
+
+__all__ = ["report_command"]
+
+
+def report_command(argv: Sequence[str]) -> int:
+    p = Parser(
+        prog="chrf report",
+        description="Write one self-contained HTML page (no network resources) with the "
+        "scores, confidence intervals, paired test, per-order charts, sentence-score "
+        "distributions, length buckets, costliest segments and system differences.",
+    )
+    add_input_arguments(p)
+    p.add_argument("--output", "-o", required=True, metavar="FILE", help="the HTML file")
+    args = p.parse_args(argv)
+    inputs = inputs_of(args)
+    try:
+        from chrf._report import report_html, single_system_results
+    except ImportError as error:  # plotly missing
+        raise CliError(f"chrf report needs plotly: pip install 'chrf[report]' ({error})") from None
+    corpora = read_inputs(inputs)
+    named = {
+        name: c.corpus() for name, c in zip(display_names(inputs.systems), corpora, strict=True)
+    }
+    comparison = comparison_of(inputs.settings, named, inputs.top, inputs.test, inputs.trials)
+    if len(named) == 1 and inputs.test is not None:
+        comparison = single_system_results(comparison, inputs.trials or 1000)
+    page = report_html(comparison, signature(inputs.settings, len(inputs.refs)))
+    try:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except OSError as error:
+        raise CliError(f"cannot write {args.output}: {error.strerror}") from None
+    write_line(f"wrote {args.output}")
+    return 0
+
+
+def display_names(paths: tuple[str, ...]) -> list[str]:
+    """File names without their folders, unless that makes two alike."""
+    names = [os.path.basename(path) or path for path in paths]
+    return names if len(set(names)) == len(names) else list(paths)

@@ -1,0 +1,125 @@
+"""chrf.explain: missing and extra n-grams that sum exactly to the corpus statistics, and the
+segment views (leave-one-out deltas, length buckets) against scores computed from scratch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import chrf
+from chrf import _reference
+from strategies import chrf_settings, corpora
+from wmt import read_lines
+
+
+def lists_of(e: chrf.Explanation) -> list[tuple[Counter[str], Counter[str]]]:
+    return [(Counter(dict(o.missing)), Counter(dict(o.extra))) for o in e.orders]
+
+
+def assert_sums_match_statistics(e: chrf.Explanation, stats: chrf.Statistics) -> None:
+    for order, (h, r, m) in zip(e.orders, stats.counts, strict=True):
+        assert (order.hypothesis_ngrams, order.reference_ngrams, order.matching_ngrams) == (h, r, m)
+        assert sum(count for _, count in order.missing) == order.missing_total == r - m
+        assert sum(count for _, count in order.extra) == order.extra_total == h - m
+
+
+@settings(max_examples=min(500, settings.default.max_examples))  # CI's 2,000 take a minute
+@given(corpora(), chrf_settings(exact=False))
+def test_generated_text_is_explained_as_the_reference_explains_it(
+    corpus: Any, options: dict[str, Any]
+) -> None:
+    hyps, refs = corpus
+    e = chrf.explain(hyps, refs, **options)
+    assert lists_of(e) == _reference.explain(hyps, refs, **options)
+    for order in e.orders:  # the largest count first, then in code point order
+        for listed in (order.missing, order.extra):
+            assert list(listed) == sorted(listed, key=lambda item: (-item[1], item[0]))
+    assert_sums_match_statistics(e, chrf.statistics(hyps, refs, **options))
+    segment = e.segment(len(hyps) - 1)
+    for order, (h, r, m) in zip(segment.orders, e.segment_statistics[-1].tolist(), strict=True):
+        assert sum(c for _, c in order.missing) == r - m
+        assert sum(c for _, c in order.extra) == h - m
+
+
+def wmt_sets(wmt_dir: Path) -> list[tuple[list[str], list[list[str]]]]:
+    found = []
+    for folder in sorted(wmt_dir.iterdir()):
+        hyp = sorted(folder.glob("hyp.*.txt"))[0]
+        refs = sorted(folder.glob("ref.*.txt"))
+        found.append((read_lines(hyp), [read_lines(r) for r in refs]))
+    return found
+
+
+def test_sums_are_exact_on_every_wmt_set(wmt_dir: Path) -> None:
+    # chrF++ (character and word orders) on every set; the other rule of spec §1.4 and chrF on one.
+    other_rules: list[dict[str, Any]] = [{}, {"word_order": 2, "count_hyp_without_ref": True}]
+    for k, (hyps, refs) in enumerate(wmt_sets(wmt_dir)):
+        for options in [{"word_order": 2}, *(other_rules if k == 0 else [])]:
+            e = chrf.explain(hyps, refs, **options)
+            assert_sums_match_statistics(e, chrf.statistics(hyps, refs, **options))
+            assert e.score == chrf.score(hyps, refs, **options)
+
+
+def test_wmt_ngrams_equal_the_reference_implementation(wmt_dir: Path) -> None:
+    hyps, refs = wmt_sets(wmt_dir)[0]
+    hyps, refs = hyps[:400], [r[:400] for r in refs]  # the reference is slow on purpose
+    e = chrf.explain(hyps, refs, word_order=2)
+    assert lists_of(e) == _reference.explain(hyps, refs, word_order=2)
+    assert set(e.references.tolist()) == {0, 1}  # both references chosen somewhere
+
+
+def test_segment_views_equal_scores_of_subsets(wmt_dir: Path) -> None:
+    hyps, refs = wmt_sets(wmt_dir)[1]
+    hyps, refs = hyps[:300], [r[:300] for r in refs]
+    e = chrf.explain(hyps, refs, word_order=2, top=5)
+    assert all(len(o.missing) <= 5 and len(o.extra) <= 5 for o in e.orders)
+    assert e.sentence_scores.tolist() == chrf.sentence_scores(hyps, refs, word_order=2).tolist()
+    worst = e.costliest(3)
+    assert [w.delta for w in worst] == sorted(e.leave_one_out.tolist())[:3]
+    for i in [worst[0].index, 0, len(hyps) - 1]:
+        kept = [k for k in range(len(hyps)) if k != i]
+        without = chrf.score(
+            [hyps[k] for k in kept], [[r[k] for k in kept] for r in refs], word_order=2
+        )
+        assert e.leave_one_out[i] == e.score - without
+    lengths = e.reference_lengths().tolist()
+    for bucket in e.length_buckets():
+        inside = [
+            k
+            for k, n in enumerate(lengths)
+            if n >= bucket.low and (bucket.high is None or n < bucket.high)
+        ]
+        assert bucket.segments == len(inside)
+        if inside:
+            subset = ([hyps[k] for k in inside], [[r[k] for k in inside] for r in refs])
+            assert bucket.score == chrf.score(*subset, word_order=2)
+    json.dumps(e.to_dict(segments=2))  # JSON-ready as it is
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="top"):
+        chrf.explain(["a"], ["a"], top=-1)
+    with pytest.raises(TypeError, match=r"hypotheses\[0\]"):
+        chrf.explain([None], ["a"])  # type: ignore[list-item]
+    e = chrf.explain(["a"], ["a"])
+    assert not e.segment_statistics.flags.writeable  # a result, not a buffer to change
+    with pytest.raises(IndexError):
+        e.segment(1)
+    with pytest.raises(ValueError, match="edges"):
+        e.length_buckets((5, 3))
+
+
+def test_import_chrf_loads_neither_the_explanations_nor_numpy() -> None:
+    code = (
+        "import sys, chrf; "
+        "assert not {'numpy', 'chrf._explain', 'chrf._compare', 'plotly'} & set(sys.modules); "
+        "assert chrf.explain(['a'], ['a']).score == 100.0"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
