@@ -232,7 +232,7 @@ def test_help_shows_every_default() -> None:
         assert shown in text
 
 
-@pytest.mark.parametrize("name", ["components", "selftest"])
+@pytest.mark.parametrize("name", ["components", "selftest", "explain", "report"])
 def test_a_reference_file_named_like_a_command_is_a_reference(
     texts: Path, tmp_path: Path, name: str
 ) -> None:

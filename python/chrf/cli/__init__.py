@@ -59,11 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+COMMANDS = ("components", "selftest", "explain", "report")
+
+
 def command_of(args: list[str]) -> str | None:
     """The command the first argument names, or None for scoring. A file (or folder) of that
     name in the way makes it a reference file, as in sacreBLEU: `chrf components -i hyp.txt`
     scores against ./components where it exists (the commands are reached from elsewhere)."""
-    if args and args[0] in ("components", "selftest") and not os.path.lexists(args[0]):
+    if args and args[0] in COMMANDS and not os.path.lexists(args[0]):
         return args[0]
     return None
 
@@ -82,11 +85,14 @@ def dispatch(args: list[str]) -> int:
 
         parse_selftest(args[1:])
         return run_selftest()
-    if args and args[0] in ("explain", "report"):
+    if command == "explain":
         from chrf.cli.explain import explain_command
+
+        return explain_command(args[1:])
+    if command == "report":
         from chrf.cli.report import report_command
 
-        return (explain_command if args[0] == "explain" else report_command)(args[1:])
+        return report_command(args[1:])
     from chrf.cli.arguments import score_options
     from chrf.cli.modes import score
 
