@@ -244,6 +244,9 @@ def test_a_reference_file_named_like_a_command_is_a_reference(
     if name == "components":
         done = run([*OURS, name, "--input", "-"], texts, b"{}")
         assert (done.returncode, b'"invalid_input"' in done.stdout) == (2, True)
-    else:
+    elif name == "selftest":
         done = run([*OURS, name], texts)
         assert (done.returncode, done.stdout.startswith(b"selftest: ")) == (0, True)
+    else:
+        done = run([*OURS, name, "--help"], texts)
+        assert (done.returncode, f"usage: chrf {name}".encode() in done.stdout) == (0, True)

@@ -14,7 +14,7 @@ from chrf import _core
 from chrf._components import Components, NgramType, fraction_text
 from chrf._core import components_of
 from chrf._explain import Explanation, counts_of, explain_corpus
-from chrf._inputs import Corpus, References, Texts, as_list, corpus
+from chrf._inputs import Corpus, Layout, References, Texts, as_list, corpus
 from chrf._settings import Options, Settings
 from chrf._significance import Result, paired_bootstrap, paired_randomization
 
@@ -142,6 +142,8 @@ def compare(
     top: int = 10,
     test: Test | None = "bs",
     trials: int | None = None,
+    *,
+    layout: Layout | None = None,
     **options: Unpack[Options],
 ) -> Comparison:
     """Compares systems (a mapping of names to outputs, or a sequence, named "system 1", ...)
@@ -149,6 +151,7 @@ def compare(
 
     ``test`` is sacreBLEU's paired bootstrap (``"bs"``, 1,000 resamples by default) or
     approximate randomization (``"ar"``, 10,000 trials), with sacreBLEU's seeds; None skips it.
+    ``references`` and ``layout`` are read as by :func:`chrf.score`.
     ``top`` bounds the segments and the n-grams per order listed for each difference.
     """
     named = _named(systems)
@@ -157,7 +160,7 @@ def compare(
     if test not in ("bs", "ar", None):
         raise ValueError(f"test must be 'bs', 'ar' or None, not {test!r}")
     settings = Settings(**options)
-    corpora = {name: corpus(hyps, references) for name, hyps in named.items()}
+    corpora = {name: corpus(hyps, references, layout) for name, hyps in named.items()}
     return comparison_of(settings, corpora, top, test, trials)
 
 

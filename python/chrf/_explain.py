@@ -16,7 +16,7 @@ import numpy as np
 
 from chrf import _core
 from chrf._components import Components, NgramType
-from chrf._inputs import Corpus, References, Texts, corpus
+from chrf._inputs import Corpus, Layout, References, Texts, corpus
 from chrf._settings import Options, Settings
 
 if TYPE_CHECKING:
@@ -227,18 +227,20 @@ def explain(
     hypotheses: Texts,
     references: References,
     top: int | None = None,
+    *,
+    layout: Layout | None = None,
     **options: Unpack[Options],
 ) -> Explanation:
     """Which n-grams and which segments cost the corpus score.
 
-    Same arguments as :func:`chrf.score`; ``top`` keeps the ``top`` most frequent missing and
+    Same arguments as :func:`chrf.score` (``layout`` included); ``top`` keeps the ``top`` most frequent missing and
     extra n-grams of each order (None: all of them). Per order, the missing counts sum to R - M
     and the extra counts to H - M of the corpus statistics, exactly.
     """
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise ValueError(f"top must be a non-negative int or None, not {top!r}")
     settings = Settings(**options)
-    c = corpus(hypotheses, references)
+    c = corpus(hypotheses, references, layout)
     return explain_corpus(settings, c, top)
 
 

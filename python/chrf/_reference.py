@@ -73,23 +73,30 @@ def pair_statistics(
 def segment_statistics(hypothesis: str, references: Sequence[str], settings: Settings) -> Stats:
     """Statistics against the reference with the best sentence F, the first on ties (spec §5):
     sacreBLEU's F, or chrF++.py's under ``per_order_f`` averaging."""
+    return best_reference(hypothesis, references, settings)[1]
+
+
+def best_reference(
+    hypothesis: str, references: Sequence[str], settings: Settings
+) -> tuple[int, Stats]:
+    """The index of the reference spec §5 chooses, and the statistics against it."""
     if len(references) > 1:
         settings.check_float()
     if settings.lowercase:
         hypothesis = hypothesis.lower()
     hyp = ngram_bags(hypothesis, settings)
-    best: Stats = [(0, 0, 0)] * settings.order_count
+    best: tuple[int, Stats] = (0, [(0, 0, 0)] * settings.order_count)
     best_f = -1.0
     per_order_f = settings.averaging == "per_order_f" and not settings.eps_smoothing
-    for reference in references:
+    for k, reference in enumerate(references):
         if settings.lowercase:
             reference = reference.lower()
         stats = pair_statistics(hyp, ngram_bags(reference, settings), settings)
         if len(references) == 1:  # nothing to choose: no F (which a huge β could not have)
-            return stats
+            return 0, stats
         f = chrfpp_sentence_f(stats, settings) if per_order_f else sacrebleu_f(stats, settings)
         if f > best_f:
-            best_f, best = f, stats
+            best_f, best = f, (k, stats)
     return best
 
 
@@ -295,21 +302,23 @@ def float_of(stats: Stats, settings: Settings) -> float:
 
 
 def explain(
-    hypotheses: Texts, references: References, **options: Unpack[Options]
+    hypotheses: Texts,
+    references: References,
+    layout: Layout | None = None,
+    **options: Unpack[Options],
 ) -> list[tuple[Counter[str], Counter[str]]]:
     """Reference twin of `chrf.explain`'s n-grams: per order, Counters of the missing and the
-    extra n-grams over the corpus, each segment against its best reference (the first on ties),
+    extra n-grams over the corpus, each segment against the reference spec §5 chooses,
     word n-grams as their tokens joined by a space."""
     settings = Settings(**options)
-    c = corpus(hypotheses, references)
+    c = corpus(hypotheses, references, layout)
     orders: list[tuple[Counter[str], Counter[str]]] = [
         (Counter(), Counter()) for _ in range(settings.order_count)
     ]
     for i, hyp in enumerate(c.hypotheses):
         text = str(hyp).lower() if settings.lowercase else str(hyp)
         refs = [str(s[i]).lower() if settings.lowercase else str(s[i]) for s in c.streams]
-        scored = [sacrebleu_f(segment_statistics(text, [r], settings), settings) for r in refs]
-        best = refs[scored.index(max(scored))]  # index() finds the first of equal scores
+        best = refs[best_reference(text, refs, settings)[0]]
         hyp_bags, ref_bags = ngram_bags(text, settings), ngram_bags(best, settings)
         for (missing, extra), h, r in zip(orders, hyp_bags, ref_bags, strict=True):
             if not r and not settings.count_hyp_without_ref:

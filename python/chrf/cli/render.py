@@ -195,6 +195,13 @@ def result_dict(r: Result) -> dict[str, Any]:
     return {"score": r.score, "p_value": r.p_value, "mean": plain(r.mean), "ci": plain(r.ci)}
 
 
+def render_table(header: list[str], rows: list[list[str]]) -> str:
+    """A plain ruled table (chrf's own commands; sacreBLEU's tables use `sacrebleu_table`)."""
+    lines = aligned([header, *rows], " | ", left_first=False)
+    rule = "-" * len(lines[0])
+    return "\n".join([rule, lines[0], rule, *lines[1:], rule])
+
+
 def aligned(rows: list[list[str]], separator: str, *, left_first: bool) -> list[str]:
     """Rows as lines of padded columns: the first column left-aligned (or right-aligned),
     the others right-aligned."""
