@@ -233,9 +233,9 @@ def explain(
 ) -> Explanation:
     """Which n-grams and which segments cost the corpus score.
 
-    Same arguments as :func:`chrf.score` (``layout`` included); ``top`` keeps the ``top`` most frequent missing and
-    extra n-grams of each order (None: all of them). Per order, the missing counts sum to R - M
-    and the extra counts to H - M of the corpus statistics, exactly.
+    Same arguments as :func:`chrf.score` (``layout`` included); ``top`` keeps the ``top`` most
+    frequent missing and extra n-grams of each order (None: all of them). Per order, the missing
+    counts sum to R - M and the extra counts to H - M of the corpus statistics, exactly.
     """
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise ValueError(f"top must be a non-negative int or None, not {top!r}")
