@@ -48,7 +48,7 @@ def test_a_beta_squared_beyond_floats_is_exact_only(beta: int | Fraction) -> Non
             float_path(hyps, refs, beta=beta)
     # Choosing among several references needs the float sentence score: refused, not guessed.
     with pytest.raises(ValueError, match="too large for a float score"):
-        chrf.components(hyps, [refs, refs], beta=beta)
+        chrf.components(hyps, [refs, refs], layout="streams", beta=beta)
 
 
 def corpus(seed: int) -> tuple[list[str], list[str]]:
