@@ -106,3 +106,16 @@ def test_statistics_add_pickle_and_score_like_the_whole_corpus() -> None:
     assert whole.components() == chrf.components(HYPS, [REFS_A, REFS_B], word_order=2)
     with pytest.raises(ValueError, match="different settings"):
         whole + chrf.statistics(HYPS, [REFS_A])
+
+
+def test_settings_pickle_as_their_fields_once_used() -> None:
+    # chrf._core keeps the compiled settings on the Settings object; a pickle must not hold it.
+    metric = chrf.CHRF(word_order=2)
+    metric.sentence_score(HYPS[0], [REFS_A[0]])
+    restored = pickle.loads(pickle.dumps(metric.settings))
+    assert restored == metric.settings
+    assert restored.__getstate__() == metric.settings.options()
+    assert (
+        metric.sentence_score(HYPS[0], [REFS_A[0]]).score
+        == chrf.sentence_scores([HYPS[0]], [REFS_A[0]], word_order=2)[0]
+    )

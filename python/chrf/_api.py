@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from chrf._components import Components
 from chrf._core import components_of, corpus_counts, score_of
 from chrf._inputs import References, Texts, corpus
-from chrf._settings import ExactOptions, Options, Settings, exact_settings
+from chrf._settings import ExactOptions, Options, exact_settings, settings_of
 from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def score(hypotheses: Texts, references: References, **options: Unpack[Options])
     streams, each with one reference per hypothesis (sacreBLEU's layout). The keyword options
     and their defaults are those of :class:`chrf.Settings`.
     """
-    settings = Settings(**options)
+    settings = settings_of(options)
     return score_of(settings, corpus_counts(settings, corpus(hypotheses, references)))
 
 
@@ -45,6 +45,6 @@ def statistics(hypotheses: Texts, references: References, **options: Unpack[Opti
     Statistics of shards add (``a + b``, ``sum(parts)``) to those of the whole corpus, pickle,
     and give ``.score()`` and ``.components()`` as the corpus would.
     """
-    settings = Settings(**options)
+    settings = settings_of(options)
     c = corpus(hypotheses, references)
     return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))

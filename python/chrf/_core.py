@@ -7,7 +7,6 @@ attributes itself, so they are spelled out once, in ``_settings.py``.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from chrf import _chrf
@@ -27,16 +26,21 @@ VERSION: str = _chrf.__version__
 
 
 def config(settings: Settings) -> _chrf.Config:
-    """The compiled form of the settings, built once per distinct settings."""
-    # Keyed on beta's type too: Settings(beta=0.1) == Settings(beta=Fraction(0.1)), yet
-    # 1 + beta**2 rounds differently for them, and a result must not depend on which of the two
-    # was compiled first.
-    return _compiled(settings, type(settings.beta).__name__)
+    """The compiled form of the settings, built once per Settings object and kept on it.
+
+    Kept per object, not per equal settings: Settings(beta=0.1) == Settings(beta=Fraction(0.1)),
+    yet 1 + beta**2 rounds differently for them, and a result must not depend on which of the
+    two was compiled first.
+    """
+    compiled: _chrf.Config | None = settings.__dict__.get(_CONFIG_ATTRIBUTE)
+    if compiled is None:
+        compiled = _chrf.Config(settings)
+        object.__setattr__(settings, _CONFIG_ATTRIBUTE, compiled)
+    return compiled
 
 
-@lru_cache(maxsize=64)
-def _compiled(settings: Settings, _beta_type: str) -> _chrf.Config:
-    return _chrf.Config(settings)
+#: Where `config` keeps the compiled settings; `Settings.__getstate__` leaves it out of pickles.
+_CONFIG_ATTRIBUTE = "_compiled"
 
 
 def corpus_counts(settings: Settings, c: Corpus) -> Counts:
@@ -45,6 +49,10 @@ def corpus_counts(settings: Settings, c: Corpus) -> Counts:
 
 def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
     return _chrf.segment_statistics(config(settings), c.hypotheses, c.streams, c.nested)
+
+
+def sentence_score(settings: Settings, hypothesis: object, references: list[object]) -> float:
+    return _chrf.sentence_score(config(settings), hypothesis, references)
 
 
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 #: Segments: any iterable of str (a lone str is refused, not split into characters).
 Texts: TypeAlias = Iterable[str]
@@ -12,13 +11,14 @@ Texts: TypeAlias = Iterable[str]
 References: TypeAlias = Iterable[str] | Iterable[Iterable[str]]
 
 
-@dataclass(frozen=True)
-class Corpus:
+class Corpus(NamedTuple):
     """Hypotheses and reference streams as lists, checked for shape but not yet for item types.
 
     ``streams[k][i]`` is reference k of segment i (sacreBLEU's layout). ``nested`` records
     whether the caller wrote streams, so that errors can name ``references[k][i]`` or
-    ``references[i]`` as the caller wrote it. The caller's objects are never modified.
+    ``references[i]`` as the caller wrote it. The caller's objects are never modified. A named
+    tuple rather than a frozen dataclass: building one costs a third as much, which is a
+    quarter of a one-sentence call.
     """
 
     hypotheses: list[object]

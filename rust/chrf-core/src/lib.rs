@@ -4,7 +4,8 @@
 //!
 //! # The public surface
 //!
-//! * [`segment_statistics`] and [`Corpus`]: per-order [`Statistics`] of segments and of corpora.
+//! * [`segment_statistics`] and [`Corpus`]: per-order [`Statistics`] of segments and of corpora;
+//!   [`segment_score`]: one segment's float score.
 //! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
 //! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
 //! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references.
@@ -52,6 +53,6 @@ pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
 pub use float::{float_score, sacrebleu_score};
-pub use segment::segment_statistics;
+pub use segment::{segment_score, segment_statistics};
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{Count, OrderCounts, Statistics};
