@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chrf import _chrf
-from chrf._components import Components, NgramType, OrderComponents
-from chrf._settings import Settings
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from chrf._components import Components, OrderComponents
     from chrf._inputs import Corpus
+    from chrf._settings import Settings
 
 #: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
 Counts = tuple[tuple[int, int, int], ...]
@@ -79,6 +79,8 @@ def score_of(settings: Settings, counts: Counts) -> float:
 
 
 def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
+    from chrf._components import Components  # dataclasses and fractions: not needed at import
+
     exact = _chrf.components_of(config(settings), list(counts))
     return Components(
         settings=settings,
@@ -94,9 +96,10 @@ def components_of(settings: Settings, counts: Counts, segment_count: int) -> Com
 
 
 def _order(exact: _chrf.ExactOrder) -> OrderComponents:
-    ngram_type: NgramType = "char" if exact.kind == "char" else "word"
+    from chrf._components import OrderComponents
+
     return OrderComponents(
-        ngram_type,
+        "char" if exact.kind == "char" else "word",
         exact.n,
         exact.hypothesis,
         exact.reference,

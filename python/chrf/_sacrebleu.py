@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import operator
 import sys
 from collections.abc import Sequence
@@ -136,6 +135,8 @@ class CHRFScore:
         if score_only:
             return sc
         if is_json:
+            import json  # only here: most scores are never printed as JSON
+
             for param in signature.split("|"):
                 key, value = param.split(":")
                 d[key] = value
