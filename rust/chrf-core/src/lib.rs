@@ -48,7 +48,7 @@ mod settings;
 mod stats;
 pub mod text;
 
-pub use batch::{aggregate_scores, pairwise_scores};
+pub use batch::{aggregate_scores, pairwise_scores, pairwise_scores_into};
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};

@@ -281,13 +281,27 @@ fn pairwise<'py>(
         refs.first().map_or(0, Vec::len),
     ];
     let settings = &config.settings;
-    let flat: Vec<f64> = compute(py, false, |interrupt| {
-        hyps.par_iter()
-            .zip(&refs)
-            .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings, interrupt))
-            .collect::<Result<Vec<_>, _>>()
-    })
-    .and_then(flatten)?;
+    // One buffer for every item's matrix, handed to NumPy as it is: the scores are written once.
+    let item_cells = shape[1].checked_mul(shape[2]);
+    let cells = item_cells.and_then(|cells| cells.checked_mul(shape[0]));
+    let (Some(item_cells), Some(cells)) = (item_cells, cells) else {
+        return Err(to_py_err(ChrfError::OutOfMemory { bytes: usize::MAX }));
+    };
+    let mut flat = zeroed(cells)?;
+    compute(py, false, |interrupt| {
+        let score = |(b, out): (usize, &mut [f64])| {
+            chrf_core::pairwise_scores_into(&hyps[b], &refs[b], settings, interrupt, out)
+        };
+        if item_cells == 0 {
+            (0..hyps.len())
+                .map(|b| (b, &mut [][..]))
+                .try_for_each(score)
+        } else {
+            flat.par_chunks_mut(item_cells)
+                .enumerate()
+                .try_for_each(score)
+        }
+    })?;
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
@@ -315,6 +329,18 @@ fn aggregate<'py>(
     })
     .and_then(flatten)?;
     PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// `len` zeros, allocated fallibly: a matrix too large for memory is a `MemoryError`.
+fn zeroed(len: usize) -> PyResult<Vec<f64>> {
+    let mut zeros = Vec::new();
+    zeros.try_reserve_exact(len).map_err(|_| {
+        to_py_err(ChrfError::OutOfMemory {
+            bytes: len.saturating_mul(std::mem::size_of::<f64>()),
+        })
+    })?;
+    zeros.resize(len, 0.0);
+    Ok(zeros)
 }
 
 /// The batch items' outputs end to end, copied at most once, into memory reserved fallibly (a
