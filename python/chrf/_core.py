@@ -55,6 +55,10 @@ def sentence_score(settings: Settings, hypothesis: object, references: list[obje
     return _chrf.sentence_score(config(settings), hypothesis, references)
 
 
+def sentence_score_list(settings: Settings, c: Corpus) -> list[float]:
+    return _chrf.sentence_score_list(config(settings), c.hypotheses, c.streams, c.nested)
+
+
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
     return _chrf.sentence_scores(config(settings), c.hypotheses, c.streams, c.nested)
 

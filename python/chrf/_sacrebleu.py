@@ -112,12 +112,10 @@ class CHRFScore:
         is_json: bool = False,
     ) -> str:
         """sacreBLEU's `Score.format`, character for character."""
-        d: dict[str, Any] = {
-            "name": self.name,
-            "score": float(f"{self.score:.{width}f}"),
-            "signature": signature,
-        }
         sc = f"{self.score:.{width}f}"
+        if score_only and self._mean <= 0:
+            return sc  # the common case of --sentence-level -b, a million times over
+        d: dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
         if self._mean > 0:
             confidence_mean = f"{self._mean:.{width}f}"
             confidence_var = f"{self._ci:.{width}f}"

@@ -263,6 +263,23 @@ fn sentence_score(
     })
 }
 
+/// `sentence_scores` as a list of floats, for callers that must not import NumPy (the command
+/// line's `--sentence-level`).
+#[pyfunction]
+fn sentence_score_list(
+    py: Python<'_>,
+    config: &Config,
+    hypotheses: &Bound<'_, PyList>,
+    references: &Bound<'_, PyList>,
+    nested: bool,
+) -> PyResult<Vec<f64>> {
+    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
+    let corpus = texts.corpus()?;
+    compute(py, corpus.runs_inline(), |interrupt| {
+        corpus.segment_scores(&config.settings, interrupt)
+    })
+}
+
 /// One pairwise matrix per batch item: shape (batch, hypotheses, references), every item of
 /// the same shape.
 #[pyfunction]
@@ -539,6 +556,7 @@ mod _chrf {
     use super::{
         aggregate, components_of, corpus_statistics, max_thread_count, pairwise,
         randomization_scores, resampled_scores, score_of, segment_statistics, sentence_score,
-        sentence_scores, set_thread_count, thread_count, Config, ExactComponents, ExactOrder,
+        sentence_score_list, sentence_scores, set_thread_count, thread_count, Config,
+        ExactComponents, ExactOrder,
     };
 }
