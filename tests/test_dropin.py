@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -106,3 +108,33 @@ def test_statistics_add_pickle_and_score_like_the_whole_corpus() -> None:
     assert whole.components() == chrf.components(HYPS, [REFS_A, REFS_B], word_order=2)
     with pytest.raises(ValueError, match="different settings"):
         whole + chrf.statistics(HYPS, [REFS_A])
+
+
+def test_settings_pickle_as_their_fields_once_used() -> None:
+    # chrf._core keeps the compiled settings on the Settings object; a pickle must not hold it.
+    metric = chrf.CHRF(word_order=2)
+    metric.sentence_score(HYPS[0], [REFS_A[0]])
+    restored = pickle.loads(pickle.dumps(metric.settings))
+    assert restored == metric.settings
+    assert restored.__getstate__() == metric.settings.options()
+    assert (
+        metric.sentence_score(HYPS[0], [REFS_A[0]]).score
+        == chrf.sentence_scores([HYPS[0]], [REFS_A[0]], word_order=2)[0]
+    )
+
+
+def test_import_loads_only_what_the_first_call_needs() -> None:
+    # `import chrf` defers NumPy, fractions, json and the worked examples to the calls that use
+    # them; the public names still resolve, and `from chrf import X` works for every one.
+    probe = (
+        "import sys; import chrf; "
+        "heavy = [m for m in ('numpy', 'fractions', 'json', 'dataclasses', 'chrf._selftest') "
+        "if m in sys.modules]; "
+        "assert not heavy, heavy; "
+        "assert all(callable(getattr(chrf, name)) for name in chrf.__all__); "
+        "assert set(chrf.__all__) <= set(dir(chrf))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        chrf.nonexistent  # type: ignore[attr-defined]  # noqa: B018

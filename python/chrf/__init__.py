@@ -7,48 +7,63 @@
 '25.000000'
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from chrf import _sacrebleu
-from chrf._api import components, score, statistics
-from chrf._batch import (
-    aggregate,
-    aggregate_batched,
-    pairwise,
-    pairwise_batched,
-    segment_statistics,
-    sentence_scores,
-)
-from chrf._components import Components, OrderComponents
-from chrf._evaluate import compute
-from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
-from chrf._selftest import SelfTestError, check_at_import, selftest
-from chrf._settings import Settings
-from chrf._statistics import Statistics
+from chrf._core import VERSION
 from chrf._threads import configure_from_environment, get_num_threads, set_num_threads
 
 if TYPE_CHECKING:
+    from chrf._api import components, score, statistics
+    from chrf._batch import (
+        aggregate,
+        aggregate_batched,
+        pairwise,
+        pairwise_batched,
+        segment_statistics,
+        sentence_scores,
+    )
     from chrf._compare import Comparison, compare
+    from chrf._components import Components, OrderComponents
+    from chrf._evaluate import compute
     from chrf._explain import Explanation, explain
+    from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
+    from chrf._selftest import SelfTestError, selftest
+    from chrf._settings import Settings
+    from chrf._statistics import Statistics
 
-__version__ = _sacrebleu.VERSION
+__version__ = VERSION
 
-#: Loaded on first use, with NumPy: `import chrf` stays light.
-_LAZY = {
+#: Where each public name lives. They are imported on first use: ``import chrf`` loads the
+#: compiled module and the thread settings only, and each entry point pays for its own modules
+#: (dataclasses, fractions, json, NumPy) when it is first called.
+_HOMES = {
+    "CHRF": "chrf._sacrebleu",
+    "CHRFScore": "chrf._sacrebleu",
+    "CHRFSignature": "chrf._sacrebleu",
     "Comparison": "chrf._compare",
-    "compare": "chrf._compare",
+    "Components": "chrf._components",
     "Explanation": "chrf._explain",
+    "OrderComponents": "chrf._components",
+    "SelfTestError": "chrf._selftest",
+    "Settings": "chrf._settings",
+    "Statistics": "chrf._statistics",
+    "aggregate": "chrf._batch",
+    "aggregate_batched": "chrf._batch",
+    "compare": "chrf._compare",
+    "components": "chrf._api",
+    "compute": "chrf._evaluate",
     "explain": "chrf._explain",
+    "pairwise": "chrf._batch",
+    "pairwise_batched": "chrf._batch",
+    "score": "chrf._api",
+    "segment_statistics": "chrf._batch",
+    "selftest": "chrf._selftest",
+    "sentence_scores": "chrf._batch",
+    "statistics": "chrf._api",
 }
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'chrf' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
 
 __all__ = [
     "CHRF",
@@ -78,5 +93,18 @@ __all__ = [
     "statistics",
 ]
 
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'chrf' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # the next lookup is an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
 configure_from_environment()
-check_at_import()

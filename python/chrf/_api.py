@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from chrf._components import Components
 from chrf._core import components_of, corpus_counts, score_of
 from chrf._inputs import Layout, References, Texts, corpus
-from chrf._settings import ExactOptions, Options, Settings, exact_settings
+from chrf._settings import ExactOptions, Options, exact_settings, settings_of
 from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def score(
     torchmetrics' layout); ``None`` marks a missing reference. The keyword options and their
     defaults are those of :class:`chrf.Settings`.
     """
-    settings = Settings(**options)
+    settings = settings_of(options)
     return score_of(settings, corpus_counts(settings, corpus(hypotheses, references, layout)))
 
 
@@ -63,6 +63,6 @@ def statistics(
     Statistics of shards add (``a + b``, ``sum(parts)``) to those of the whole corpus, pickle,
     and give ``.score()`` and ``.components()`` as the corpus would.
     """
-    settings = Settings(**options)
+    settings = settings_of(options)
     c = corpus(hypotheses, references, layout)
     return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))

@@ -13,7 +13,7 @@ from chrf import _core
 from chrf._inputs import Layout, References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
-from chrf._settings import Options, Settings
+from chrf._settings import Options, settings_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +39,7 @@ def sentence_scores(
     ``scores[i] == sacrebleu.metrics.CHRF(...).sentence_score(hypotheses[i], refs_i).score``,
     where ``refs_i`` are segment i's references (``layout`` as for :func:`chrf.score`).
     """
-    settings = Settings(**options)
+    settings = settings_of(options)
     c = corpus(hypotheses, references, layout)
     result: NDArray[np.float64] = _core.sentence_scores(settings, c)
     return result
@@ -58,7 +58,7 @@ def segment_statistics(
     (character orders first), those of its best reference; summed over axis 0 they are
     ``chrf.statistics(...).counts``. A segment count above 2**64 - 1 is an OverflowError.
     """
-    settings = Settings(**options)
+    settings = settings_of(options)
     result: NDArray[np.uint64] = _core.segment_statistics(
         settings, corpus(hypotheses, references, layout)
     )
@@ -75,7 +75,7 @@ def pairwise(
     """
     hyps = as_list(hypotheses, "hypotheses")
     refs = as_list(references, "references")
-    matrix: NDArray[np.float64] = _core.pairwise(Settings(**options), [hyps], [refs])[0]
+    matrix: NDArray[np.float64] = _core.pairwise(settings_of(options), [hyps], [refs])[0]
     return matrix
 
 
@@ -86,7 +86,7 @@ def pairwise_batched(
     ``fastchrf.pairwise_chrf`` returns it. Every batch item needs the same numbers of
     hypotheses and of references."""
     hyps, refs = _batches(hypotheses, references)
-    result: NDArray[np.float64] = _core.pairwise(Settings(**options), hyps, refs)
+    result: NDArray[np.float64] = _core.pairwise(settings_of(options), hyps, refs)
     return result
 
 
@@ -110,7 +110,7 @@ def aggregate(
     scaled: list[list[int] | None] | None = None
     if weights is not None:
         scaled = [integer_weights(weights, len(refs), "weights")]
-    scores: NDArray[np.float64] = _core.aggregate(Settings(**options), [hyps], [refs], scaled)[0]
+    scores: NDArray[np.float64] = _core.aggregate(settings_of(options), [hyps], [refs], scaled)[0]
     return scores
 
 
@@ -136,7 +136,7 @@ def aggregate_batched(
             None if w is None else integer_weights(w, len(refs[b]), f"weights[{b}]")
             for b, w in enumerate(per_item)
         ]
-    result: NDArray[np.float64] = _core.aggregate(Settings(**options), hyps, refs, scaled)
+    result: NDArray[np.float64] = _core.aggregate(settings_of(options), hyps, refs, scaled)
     return result
 
 

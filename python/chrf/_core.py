@@ -7,20 +7,19 @@ attributes itself, so they are spelled out once, in ``_settings.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from chrf import _chrf
-from chrf._components import Components, NgramType, OrderComponents
-from chrf._inputs import placeholders_filled
-from chrf._settings import Settings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
     from numpy.typing import NDArray
 
+    from chrf._components import Components, OrderComponents
     from chrf._inputs import Corpus
+    from chrf._settings import Settings
 
 #: Per order (character orders first): hypothesis n-grams, reference n-grams, matches.
 Counts = tuple[tuple[int, int, int], ...]
@@ -32,16 +31,21 @@ VERSION: str = _chrf.__version__
 
 
 def config(settings: Settings) -> _chrf.Config:
-    """The compiled form of the settings, built once per distinct settings."""
-    # Keyed on beta's type too: Settings(beta=0.1) == Settings(beta=Fraction(0.1)), yet
-    # 1 + beta**2 rounds differently for them, and a result must not depend on which of the two
-    # was compiled first.
-    return _compiled(settings, type(settings.beta).__name__)
+    """The compiled form of the settings, built once per Settings object and kept on it.
+
+    Kept per object, not per equal settings: Settings(beta=0.1) == Settings(beta=Fraction(0.1)),
+    yet 1 + beta**2 rounds differently for them, and a result must not depend on which of the
+    two was compiled first.
+    """
+    compiled: _chrf.Config | None = settings.__dict__.get(_CONFIG_ATTRIBUTE)
+    if compiled is None:
+        compiled = _chrf.Config(settings)
+        object.__setattr__(settings, _CONFIG_ATTRIBUTE, compiled)
+    return compiled
 
 
-@lru_cache(maxsize=64)
-def _compiled(settings: Settings, _beta_type: str) -> _chrf.Config:
-    return _chrf.Config(settings)
+#: Where `config` keeps the compiled settings; `Settings.__getstate__` leaves it out of pickles.
+_CONFIG_ATTRIBUTE = "_compiled"
 
 
 Result = TypeVar("Result")
@@ -55,6 +59,8 @@ def _of_corpus(
     try:
         return function(config(settings), c.hypotheses, c.streams, c.nested)
     except TypeError:
+        from chrf._inputs import placeholders_filled
+
         # sacreBLEU's None placeholders are looked for only once the core met a non-str.
         filled = placeholders_filled(c)
         if filled is None:
@@ -68,6 +74,14 @@ def corpus_counts(settings: Settings, c: Corpus) -> Counts:
 
 def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
     return _of_corpus(_chrf.segment_statistics, settings, c)
+
+
+def sentence_score(settings: Settings, hypothesis: object, references: list[object]) -> float:
+    return _chrf.sentence_score(config(settings), hypothesis, references)
+
+
+def sentence_score_list(settings: Settings, c: Corpus) -> list[float]:
+    return _chrf.sentence_score_list(config(settings), c.hypotheses, c.streams, c.nested)
 
 
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
@@ -106,6 +120,8 @@ def score_of(settings: Settings, counts: Counts) -> float:
 
 
 def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
+    from chrf._components import Components  # dataclasses and fractions: not needed at import
+
     exact = _chrf.components_of(config(settings), list(counts))
     return Components(
         settings=settings,
@@ -121,9 +137,10 @@ def components_of(settings: Settings, counts: Counts, segment_count: int) -> Com
 
 
 def _order(exact: _chrf.ExactOrder) -> OrderComponents:
-    ngram_type: NgramType = "char" if exact.kind == "char" else "word"
+    from chrf._components import OrderComponents
+
     return OrderComponents(
-        ngram_type,
+        "char" if exact.kind == "char" else "word",
         exact.n,
         exact.hypothesis,
         exact.reference,

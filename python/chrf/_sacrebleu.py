@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import operator
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from chrf._core import VERSION as CORE_VERSION
-from chrf._core import corpus_counts, score_of
+from chrf._core import corpus_counts, score_of, sentence_score
 from chrf._inputs import Corpus, References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._settings import Averaging, Beta, Settings
@@ -113,12 +112,10 @@ class CHRFScore:
         is_json: bool = False,
     ) -> str:
         """sacreBLEU's `Score.format`, character for character."""
-        d: dict[str, Any] = {
-            "name": self.name,
-            "score": float(f"{self.score:.{width}f}"),
-            "signature": signature,
-        }
         sc = f"{self.score:.{width}f}"
+        if score_only and self._mean <= 0:
+            return sc  # the common case of --sentence-level -b, a million times over
+        d: dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
         if self._mean > 0:
             confidence_mean = f"{self._mean:.{width}f}"
             confidence_var = f"{self._ci:.{width}f}"
@@ -136,6 +133,8 @@ class CHRFScore:
         if score_only:
             return sc
         if is_json:
+            import json  # only here: most scores are never printed as JSON
+
             for param in signature.split("|"):
                 key, value = param.split(":")
                 d[key] = value
@@ -266,17 +265,13 @@ class CHRF:
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
         """The score of one hypothesis against one or more references."""
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis must be str, not {type(hypothesis).__name__}")
         refs = as_list(references, "references")
         if not refs:
             raise ValueError("references must not be empty")
-        for k, ref in enumerate(refs):
-            if not isinstance(ref, str):
-                raise TypeError(f"references[{k}] must be str, not {type(ref).__name__}")
+        # The core checks the types, naming `hypothesis` and `references[k]`.
+        value = sentence_score(self.settings, hypothesis, refs)
         self.num_refs = len(refs)
-        c = Corpus([hypothesis], [[ref] for ref in refs], nested=True)
-        return self._score(score_of(self.settings, corpus_counts(self.settings, c)))
+        return self._score(value)
 
     def get_signature(self) -> CHRFSignature:
         return CHRFSignature(self)

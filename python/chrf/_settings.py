@@ -81,6 +81,10 @@ class Settings:
                 "it cannot be combined with averaging='per_order_f'"
             )
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The fields alone: chrf._core keeps the compiled settings on the object too.
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Unpickling runs the checks of construction: a pickle can hold anything.
         checked = Settings(**state)
@@ -136,6 +140,35 @@ class Settings:
         return self.char_order + self.word_order
 
 
+#: Option values of these types are compared by value for `settings_of`'s cache; others (NumPy
+#: integers, user classes) are validated afresh on every call.
+_CACHED_TYPES = frozenset({int, bool, float, str, Fraction})
+#: At most this many option sets are remembered; the cache is emptied when it is full.
+_CACHE_SIZE = 64
+_recent: dict[tuple[tuple[str, type, object], ...], Settings] = {}
+
+
+def settings_of(options: ExactOptions) -> Settings:
+    """``Settings(**options)``, validated once per distinct options: a call on one short
+    sentence pair must not spend its time checking the same keyword arguments again.
+
+    Keys hold each value's type, because equal values of different types (``beta=0.1`` and
+    ``beta=Fraction(0.1)``) are different settings.
+    """
+    if not options:
+        return DEFAULT_SETTINGS
+    key = tuple((name, type(value), value) for name, value in options.items())
+    if not all(entry[1] in _CACHED_TYPES for entry in key):
+        return Settings(**options)
+    settings = _recent.get(key)
+    if settings is None:
+        settings = Settings(**options)
+        if len(_recent) >= _CACHE_SIZE:
+            _recent.clear()
+        _recent[key] = settings
+    return settings
+
+
 def exact_settings(options: ExactOptions) -> Settings:
     """Settings for an exact entry point, which refuses the float-only ``eps_smoothing``."""
     if "eps_smoothing" in options:
@@ -143,7 +176,7 @@ def exact_settings(options: ExactOptions) -> Settings:
             "eps_smoothing has no exact form: it is an option of chrf.score(), not of "
             "the exact entry points"
         )
-    return Settings(**options)
+    return settings_of(options)
 
 
 def _order(name: str, value: object) -> int:
@@ -193,3 +226,6 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
         return float(compute())
     except OverflowError:
         return math.inf
+
+
+DEFAULT_SETTINGS = Settings()

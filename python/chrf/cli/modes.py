@@ -98,16 +98,18 @@ def streamed_statistics(settings: Settings, system: System, refs: References) ->
 
 
 def sentence_level(options: Options, refs: References, system: System) -> int:
-    """One score per segment, written chunk by chunk as the files stream."""
-    from chrf._batch import sentence_scores
-    from chrf._explain import segment_components
+    """One score per segment, written chunk by chunk as the files stream (as a list of
+    floats: formatting them needs no NumPy, which only --breakdown loads)."""
+    from chrf._core import sentence_score_list
 
     settings = options.settings
     signature = metric_of(settings, refs.count).get_signature().format(options.short)
     for chunk in aligned_chunks(system, refs):
-        scores = sentence_scores(chunk.hypotheses, chunk.references, **settings.options())
-        results = [score_of(settings, float(value)) for value in scores]
+        scores = sentence_score_list(settings, chunk.corpus())
+        results = [score_of(settings, value) for value in scores]
         if options.breakdown:
+            from chrf._explain import segment_components
+
             parts = segment_components(settings, chunk.corpus())
             pairs = zip(results, parts, strict=True)
             write_line("\n".join(render.corpus_score(r, signature, options, b) for r, b in pairs))

@@ -7,7 +7,9 @@ import argparse
 import gzip
 import io
 import os
+import queue
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
@@ -51,12 +53,17 @@ def chunk_segments() -> int:
         raise CliError(f"CHRF_CLI_CHUNK {error}") from None
 
 
+#: Bytes of lines read at a time.
+READ_BYTES = 1 << 16
+
+
 def read_lines(path: str, encoding: str) -> Iterator[str]:
     """sacreBLEU's `smart_open`: lines split on "\\n" only, each right-stripped of whitespace;
     a name ending in .gz is read through gzip."""
     with reading(path), open_text(path, encoding) as handle:
-        for line in handle:
-            yield line.rstrip()
+        # Blocks of lines, stripped in one comprehension: a third of the time of line by line.
+        while lines := handle.readlines(READ_BYTES):
+            yield from [line.rstrip() for line in lines]
 
 
 def open_text(path: str, encoding: str) -> IO[str]:
@@ -71,7 +78,9 @@ def stdin_lines(encoding: str) -> Iterator[str]:
     if sys.stdin is None:
         raise CliError("standard input is closed: give the system output with --input (-i)")
     with reading("standard input"):
-        yield from io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
+        handle = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
+        while lines := handle.readlines(READ_BYTES):
+            yield from lines
 
 
 @dataclass
@@ -199,12 +208,43 @@ class Segments:
 
 def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:
     """The system and its references in chunks of aligned segments; a length mismatch is an
-    error naming every stream and its line count."""
+    error naming every stream and its line count. The next chunk is read on a thread while the
+    caller scores this one (scoring releases the GIL), one chunk ahead: memory stays bounded."""
+    return read_ahead(_chunks(system, refs))
+
+
+def read_ahead(items: Iterator[Segments]) -> Iterator[Segments]:
+    """`items`, each produced on a reader thread while the caller works on the one before; an
+    error of the reader is raised here, in its place in the sequence."""
+    ready: queue.Queue[tuple[Segments | None, BaseException | None]] = queue.Queue(maxsize=1)
+
+    def read() -> None:
+        try:
+            for item in items:
+                ready.put((item, None))
+            ready.put((None, None))
+        except BaseException as error:  # handed to the caller, who raises it
+            ready.put((None, error))
+
+    # A daemon: if the caller stops early (an error, Ctrl-C), the reader waiting to hand over
+    # its next chunk must not keep the process alive.
+    threading.Thread(target=read, name="chrf-reader", daemon=True).start()
+    while True:
+        item, error = ready.get()
+        if error is not None:
+            raise error
+        if item is None:
+            return
+        yield item
+
+
+def _chunks(system: System, refs: References) -> Iterator[Segments]:
     rows = zip_longest(system.lines, *refs.streams())
     complete = 0
     size = chunk_segments()
     while chunk := list(islice(rows, size)):
-        if any(value is None for row in chunk for value in row):
+        # A stream that ended leaves None in every row after its end, so in the last one.
+        if None in chunk[-1]:
             raise length_error([system.name, *refs.names], complete, [*chunk, *rows])
         complete += len(chunk)
         yield Segments(

@@ -128,6 +128,7 @@ impl Bags {
             )?;
         }
         drop(units);
+        drop(interner); // its per-window tables would otherwise add to the peak below
         let texts = ids_per_text
             .into_par_iter()
             .map(|mut ids| {
@@ -356,10 +357,29 @@ pub fn pairwise_scores<S: AsRef<str> + Sync>(
         .checked_mul(references.len())
         .ok_or_else(|| out_of_memory::<f64>(usize::MAX))?;
     let mut out = filled(size, 0.0)?;
-    if size > 0 {
-        pool::run(|| pairwise_in_pool(hypotheses, references, settings, interrupt, &mut out))??;
-    }
+    pairwise_scores_into(hypotheses, references, settings, interrupt, &mut out)?;
     Ok(out)
+}
+
+/// [`pairwise_scores`] written into `out` (`hypotheses.len() * references.len()` cells), so
+/// that a caller holding the final array, a NumPy array say, needs no second copy of it.
+pub fn pairwise_scores_into<S: AsRef<str> + Sync>(
+    hypotheses: &[S],
+    references: &[S],
+    settings: &Settings,
+    interrupt: &Interrupt,
+    out: &mut [f64],
+) -> Result<(), ChrfError> {
+    if hypotheses.len().checked_mul(references.len()) != Some(out.len()) {
+        return Err(ChrfError::OutputShape {
+            cells: out.len(),
+            expected: (hypotheses.len(), references.len()),
+        });
+    }
+    if !out.is_empty() {
+        pool::run(|| pairwise_in_pool(hypotheses, references, settings, interrupt, out))??;
+    }
+    Ok(())
 }
 
 fn pairwise_in_pool<S: AsRef<str> + Sync>(

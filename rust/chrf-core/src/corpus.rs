@@ -49,6 +49,21 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         self.hypotheses.is_empty()
     }
 
+    /// Whether the corpus is small enough to score on the calling thread: below
+    /// [`pool::INLINE_BYTES`] of text, handing the work to the pool and back costs more than the
+    /// work itself, and the work ends too soon for anyone to interrupt it.
+    pub fn runs_inline(&self) -> bool {
+        let mut bytes = 0usize;
+        let mut texts = self
+            .hypotheses
+            .iter()
+            .chain(self.references.iter().flatten());
+        texts.all(|text| {
+            bytes = bytes.saturating_add(text.as_ref().len());
+            bytes <= pool::INLINE_BYTES
+        })
+    }
+
     /// The statistics of every segment, in order.
     pub fn segment_statistics(
         &self,
@@ -91,6 +106,12 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         value_of: impl Fn(usize) -> Result<T, ChrfError> + Sync,
     ) -> Result<Vec<T>, ChrfError> {
         let mut out = filled(self.len(), empty)?;
+        if self.runs_inline() {
+            for (i, slot) in out.iter_mut().enumerate() {
+                *slot = value_of(i)?;
+            }
+            return Ok(out);
+        }
         pool::run(|| {
             out.par_iter_mut()
                 .enumerate()
@@ -111,6 +132,16 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         interrupt: &Interrupt,
     ) -> Result<Statistics, ChrfError> {
         let zeros = || Statistics::zeros(settings.order_count());
+        let add = |mut sum: Statistics, i: usize| -> Result<Statistics, ChrfError> {
+            interrupt.check()?;
+            let references = self.references.iter().map(|stream| stream[i].as_ref());
+            let hypothesis = self.hypotheses[i].as_ref();
+            add_segment_statistics(hypothesis, references, settings, &mut sum)?;
+            Ok(sum)
+        };
+        if self.runs_inline() {
+            return (0..self.len()).try_fold(zeros(), add);
+        }
         pool::run(|| {
             // Each task holds a sum of every order: a few tasks per thread, not one per 64
             // segments, when there are many orders.
@@ -118,13 +149,7 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
             (0..self.len())
                 .into_par_iter()
                 .with_min_len(per_task.max(MIN_SEGMENTS_PER_TASK))
-                .try_fold(zeros, |mut sum, i| {
-                    interrupt.check()?;
-                    let references = self.references.iter().map(|stream| stream[i].as_ref());
-                    let hypothesis = self.hypotheses[i].as_ref();
-                    add_segment_statistics(hypothesis, references, settings, &mut sum)?;
-                    Ok(sum)
-                })
+                .try_fold(zeros, add)
                 // Integer sums are exact, so the grouping rayon picks cannot change the result.
                 .try_reduce(zeros, |a, b| a.checked_add(&b))
         })?
@@ -178,5 +203,24 @@ mod tests {
             .try_fold(Statistics::zeros(8), |acc, s| acc.checked_add(s))
             .unwrap();
         assert_eq!(corpus.statistics(&settings, &none).unwrap(), summed);
+    }
+
+    #[test]
+    fn small_corpora_run_inline_with_the_same_statistics() {
+        let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
+        let text = "x".repeat(pool::INLINE_BYTES / 2 - 8);
+        for (segments, inline) in [(2, true), (3, false)] {
+            let hyps = vec![text.as_str(); segments];
+            let refs = vec![vec!["x y"; segments]];
+            let corpus = Corpus::new(&hyps[..], &refs).unwrap();
+            assert_eq!(corpus.runs_inline(), inline);
+            let none = Interrupt::default();
+            let segment = segment_statistics(&text, ["x y"], &settings).unwrap();
+            let summed =
+                (0..segments).try_fold(Statistics::zeros(8), |acc, _| acc.checked_add(&segment));
+            assert_eq!(corpus.statistics(&settings, &none), summed);
+            let scores = corpus.segment_scores(&settings, &none).unwrap();
+            assert!(scores.iter().all(|&s| s == scores[0]) && scores.len() == segments);
+        }
     }
 }

@@ -22,6 +22,11 @@ pub enum ChrfError {
     /// Paired randomization flags that do not come in whole rows of `row_length` (one flag per
     /// segment).
     RandomizationShape { row_length: usize },
+    /// A pairwise output of `cells` cells for `expected` (hypotheses, references).
+    OutputShape {
+        cells: usize,
+        expected: (usize, usize),
+    },
     /// No reference stream was given.
     NoReferences,
     /// Reference stream `stream` does not have one segment per hypothesis.
@@ -74,6 +79,13 @@ impl fmt::Display for ChrfError {
             Self::RandomizationShape { row_length } => {
                 write!(f, "randomization flags must come in rows of {row_length}")
             }
+            Self::OutputShape {
+                cells,
+                expected: (rows, columns),
+            } => write!(
+                f,
+                "a pairwise output of {cells} cells cannot hold {rows} x {columns} scores"
+            ),
             Self::NoReferences => f.write_str("references must hold at least one reference stream"),
             Self::StreamLength {
                 stream,
@@ -146,6 +158,13 @@ mod tests {
             (
                 ChrfError::RandomizationShape { row_length: 2 },
                 "randomization flags must come in rows of 2",
+            ),
+            (
+                ChrfError::OutputShape {
+                    cells: 5,
+                    expected: (2, 3),
+                },
+                "a pairwise output of 5 cells cannot hold 2 x 3 scores",
             ),
         ];
         for (error, message) in cases {

@@ -4,7 +4,8 @@
 //!
 //! # The public surface
 //!
-//! * [`segment_statistics`] and [`Corpus`]: per-order [`Statistics`] of segments and of corpora.
+//! * [`segment_statistics`] and [`Corpus`]: per-order [`Statistics`] of segments and of corpora;
+//!   [`segment_score`]: one segment's float score.
 //! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
 //! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
 //! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references.
@@ -51,12 +52,12 @@ mod settings;
 mod stats;
 pub mod text;
 
-pub use batch::{aggregate_scores, pairwise_scores};
+pub use batch::{aggregate_scores, pairwise_scores, pairwise_scores_into};
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
 pub use explain::{swapped_scores, Explanation, NgramCounts, OrderDifferences};
 pub use float::{float_score, sacrebleu_score};
-pub use segment::segment_statistics;
+pub use segment::{segment_score, segment_statistics};
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{Count, OrderCounts, Statistics};

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use texts::{read_batches, Texts};
+use texts::{read_batches, read_one, read_texts, Texts};
 
 /// The attributes of a `chrf.Settings` that the core needs, read from the object itself: the
 /// settings are spelled out once, in python/chrf/_settings.py, and validated there.
@@ -127,12 +127,20 @@ fn to_py_err(error: ChrfError) -> PyErr {
 /// Runs `work` on the crate's pool without the GIL. The calling thread meanwhile checks for
 /// signals (Python runs its handlers only when asked): Ctrl-C stops the work at its next check
 /// and raises `KeyboardInterrupt` here, within a fraction of a second, whatever the call's length.
+/// `inline` work (small inputs, see [`pool::INLINE_BYTES`]) runs on the calling thread instead:
+/// it ends before a signal check would be due, and the hand-off would cost more than it does.
 /// A panic (a defect: the crate's lints forbid the usual sources) becomes a `RuntimeError`
 /// rather than PyO3's `PanicException`, which `except Exception` would not catch.
 fn compute<R: Send>(
     py: Python<'_>,
+    inline: bool,
     work: impl FnOnce(&Interrupt) -> Result<R, ChrfError> + Send,
 ) -> PyResult<R> {
+    if inline {
+        return catch_unwind(AssertUnwindSafe(|| work(&Interrupt::default())))
+            .map_err(|panic| internal_error(panic.as_ref()))?
+            .map_err(to_py_err);
+    }
     let mut signal = None;
     let result = py.detach(|| {
         catch_unwind(AssertUnwindSafe(|| {
@@ -145,11 +153,15 @@ fn compute<R: Send>(
     match (signal, result) {
         (Some(error), _) => Err(error),
         (None, Ok(result)) => result.map_err(to_py_err),
-        (None, Err(panic)) => Err(PyRuntimeError::new_err(format!(
-            "internal error in chrf ({}); please report it with the input that caused it",
-            panic_message(panic.as_ref())
-        ))),
+        (None, Err(panic)) => Err(internal_error(panic.as_ref())),
     }
+}
+
+fn internal_error(panic: &(dyn std::any::Any + Send)) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "internal error in chrf ({}); please report it with the input that caused it",
+        panic_message(panic)
+    ))
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
@@ -175,7 +187,7 @@ fn numpy_ready(py: Python<'_>) -> PyResult<()> {
 /// The corpus statistics of hypotheses against reference streams, computed without the GIL.
 fn statistics_of_texts(py: Python<'_>, config: &Config, texts: &Texts) -> PyResult<Statistics> {
     let corpus = texts.corpus()?;
-    compute(py, |interrupt| {
+    compute(py, corpus.runs_inline(), |interrupt| {
         corpus.statistics(&config.settings, interrupt)
     })
 }
@@ -205,7 +217,7 @@ fn segment_statistics<'py>(
     numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let segments = compute(py, |interrupt| {
+    let segments = compute(py, corpus.runs_inline(), |interrupt| {
         corpus.segment_statistics(&config.settings, interrupt)
     })?;
     let flat: Vec<u64> = segments
@@ -231,10 +243,46 @@ fn sentence_scores<'py>(
     numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let scores = compute(py, |interrupt| {
+    let scores = compute(py, corpus.runs_inline(), |interrupt| {
         corpus.segment_scores(&config.settings, interrupt)
     })?;
     Ok(PyArray1::from_vec(py, scores))
+}
+
+/// sacreBLEU's sentence score of one hypothesis against its references (the best of them).
+#[pyfunction]
+fn sentence_score(
+    py: Python<'_>,
+    config: &Config,
+    hypothesis: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyList>,
+) -> PyResult<f64> {
+    let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
+    let references = read_texts(references, "references", config.lowercase)?;
+    let bytes = references
+        .iter()
+        .fold(hypothesis.len(), |sum, text| sum.saturating_add(text.len()));
+    compute(py, bytes <= pool::INLINE_BYTES, |_| {
+        let references = references.iter().map(|text| &**text);
+        chrf_core::segment_score(&hypothesis, references, &config.settings)
+    })
+}
+
+/// `sentence_scores` as a list of floats, for callers that must not import NumPy (the command
+/// line's `--sentence-level`).
+#[pyfunction]
+fn sentence_score_list(
+    py: Python<'_>,
+    config: &Config,
+    hypotheses: &Bound<'_, PyList>,
+    references: &Bound<'_, PyList>,
+    nested: bool,
+) -> PyResult<Vec<f64>> {
+    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
+    let corpus = texts.corpus()?;
+    compute(py, corpus.runs_inline(), |interrupt| {
+        corpus.segment_scores(&config.settings, interrupt)
+    })
 }
 
 /// Per order, the (missing, extra) n-grams with their counts, each list the largest count first;
@@ -253,7 +301,7 @@ fn explain(
 ) -> PyResult<Explained> {
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
     let corpus = texts.corpus()?;
-    let explanation = compute(py, |interrupt| {
+    let explanation = compute(py, corpus.runs_inline(), |interrupt| {
         corpus.explain(&config.settings, top, interrupt)
     })?;
     let orders = explanation.orders.into_iter();
@@ -277,7 +325,7 @@ fn swapped_scores<'py>(
     let counts = contiguous(&segment_statistics)?;
     let replacement = replacement.as_ref().map(contiguous).transpose()?;
     let settings = &config.settings;
-    let scores = compute(py, |interrupt| {
+    let scores = compute(py, false, |interrupt| {
         chrf_core::swapped_scores(counts, replacement, settings, interrupt)
     })?;
     Ok(PyArray1::from_vec(py, scores))
@@ -301,13 +349,27 @@ fn pairwise<'py>(
         refs.first().map_or(0, Vec::len),
     ];
     let settings = &config.settings;
-    let flat: Vec<f64> = compute(py, |interrupt| {
-        hyps.par_iter()
-            .zip(&refs)
-            .map(|(h, r)| chrf_core::pairwise_scores(h, r, settings, interrupt))
-            .collect::<Result<Vec<_>, _>>()
-    })
-    .and_then(flatten)?;
+    // One buffer for every item's matrix, handed to NumPy as it is: the scores are written once.
+    let item_cells = shape[1].checked_mul(shape[2]);
+    let cells = item_cells.and_then(|cells| cells.checked_mul(shape[0]));
+    let (Some(item_cells), Some(cells)) = (item_cells, cells) else {
+        return Err(to_py_err(ChrfError::OutOfMemory { bytes: usize::MAX }));
+    };
+    let mut flat = zeroed(cells)?;
+    compute(py, false, |interrupt| {
+        let score = |(b, out): (usize, &mut [f64])| {
+            chrf_core::pairwise_scores_into(&hyps[b], &refs[b], settings, interrupt, out)
+        };
+        if item_cells == 0 {
+            (0..hyps.len())
+                .map(|b| (b, &mut [][..]))
+                .try_for_each(score)
+        } else {
+            flat.par_chunks_mut(item_cells)
+                .enumerate()
+                .try_for_each(score)
+        }
+    })?;
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
@@ -326,7 +388,7 @@ fn aggregate<'py>(
     let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
     let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
     let settings = &config.settings;
-    let flat: Vec<f64> = compute(py, |interrupt| {
+    let flat: Vec<f64> = compute(py, false, |interrupt| {
         hyps.par_iter()
             .zip(&refs)
             .zip(&weights)
@@ -335,6 +397,18 @@ fn aggregate<'py>(
     })
     .and_then(flatten)?;
     PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// `len` zeros, allocated fallibly: a matrix too large for memory is a `MemoryError`.
+fn zeroed(len: usize) -> PyResult<Vec<f64>> {
+    let mut zeros = Vec::new();
+    zeros.try_reserve_exact(len).map_err(|_| {
+        to_py_err(ChrfError::OutOfMemory {
+            bytes: len.saturating_mul(std::mem::size_of::<f64>()),
+        })
+    })?;
+    zeros.resize(len, 0.0);
+    Ok(zeros)
 }
 
 /// The batch items' outputs end to end, copied at most once, into memory reserved fallibly (a
@@ -420,7 +494,7 @@ fn resampled_scores<'py>(
     let counts = contiguous(&segment_statistics)?;
     let picks = contiguous(&picks)?;
     let settings = &config.settings;
-    let scores = compute(py, |interrupt| {
+    let scores = compute(py, false, |interrupt| {
         let table = SegmentTable::new(counts, settings)?;
         resampled_scores_core(&table, picks, settings, interrupt)
     })?;
@@ -449,7 +523,7 @@ fn randomization_scores<'py>(
     let system = contiguous(&system)?;
     let swaps = contiguous(&swaps)?;
     let settings = &config.settings;
-    let (a, b) = compute(py, |interrupt| {
+    let (a, b) = compute(py, false, |interrupt| {
         randomization_scores_core(baseline, system, swaps, settings, interrupt)
     })?;
     Ok((PyArray1::from_vec(py, a), PyArray1::from_vec(py, b)))
@@ -532,7 +606,8 @@ mod _chrf {
     #[pymodule_export]
     use super::{
         aggregate, components_of, corpus_statistics, explain, max_thread_count, pairwise,
-        randomization_scores, resampled_scores, score_of, segment_statistics, sentence_scores,
-        set_thread_count, swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
+        randomization_scores, resampled_scores, score_of, segment_statistics, sentence_score,
+        sentence_score_list, sentence_scores, set_thread_count, swapped_scores, thread_count,
+        Config, ExactComponents, ExactOrder,
     };
 }

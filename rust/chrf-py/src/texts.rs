@@ -78,6 +78,11 @@ pub fn read_batches(
         .collect()
 }
 
+/// One text; errors name it `name`.
+pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<PyBackedStr> {
+    read_text(item.clone(), lowercase).map_err(|e| e.named(name))
+}
+
 /// Texts read between two checks for Ctrl-C: a few milliseconds of work.
 const SIGNAL_CHECK_INTERVAL: usize = 1 << 16;
 

@@ -1,0 +1,113 @@
+//! `chrf-floor MODE HYP REF [--one-segment]`: one single-threaded pass over a corpus, for
+//! callgrind's instruction counts (`benches/floor.py` runs it and divides by the characters).
+//!
+//! * `chrf`, `chrf++`: chrf-core's statistics of every segment, summed (the corpus path).
+//! * `floor`: what any exact character n-gram count must do at least: decode the UTF-8, give
+//!   every code point a dense id, and hash each n-gram of orders 1..=6 once (a multiply-add on
+//!   the hash of its first n - 1 units). It counts nothing; it is a floor, not a competitor.
+//!
+//! * `read`: reading the files alone, which the others' counts include.
+//!
+//! `--one-segment` joins each file's lines into one segment, to show how a long segment scales.
+
+use std::error::Error;
+use std::hint::black_box;
+
+use chrf_core::text::for_each_char_unit;
+use chrf_core::{segment_statistics, Beta, Settings, Statistics};
+
+const ORDER: usize = 6;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, mode, hyp_path, ref_path, rest @ ..] = args.as_slice() else {
+        return Err("usage: chrf-floor chrf|chrf++|floor HYP REF [--one-segment]".into());
+    };
+    let one_segment = rest.iter().any(|a| a == "--one-segment");
+    let hyps = segments(hyp_path, one_segment)?;
+    let refs = segments(ref_path, one_segment)?;
+    if hyps.len() != refs.len() {
+        return Err("the files differ in length".into());
+    }
+    let chars: usize = hyps.iter().chain(&refs).map(|s| s.chars().count()).sum();
+    match mode.as_str() {
+        "chrf" | "chrf++" => {
+            let words = if mode == "chrf++" { 2 } else { 0 };
+            let settings = Settings::new(ORDER, words, Beta::integer(2)?)?;
+            let mut total = Statistics::zeros(settings.order_count());
+            for (h, r) in hyps.iter().zip(&refs) {
+                total = total.checked_add(&segment_statistics(h, [r.as_str()], &settings)?)?;
+            }
+            black_box(total);
+        }
+        "floor" => {
+            let mut floor = Floor::default();
+            let sum = hyps.iter().zip(&refs).fold(0u64, |sum, (h, r)| {
+                sum.wrapping_add(floor.segment(h))
+                    .wrapping_add(floor.segment(r))
+            });
+            black_box(sum);
+        }
+        "read" => {} // the cost of reading the files, subtracted from the others
+        other => return Err(format!("unknown mode {other}").into()),
+    }
+    println!("{} segments, {chars} characters", hyps.len());
+    Ok(())
+}
+
+fn segments(path: &str, one_segment: bool) -> Result<Vec<String>, Box<dyn Error>> {
+    let text = std::fs::read_to_string(path)?;
+    let lines = text.strip_suffix('\n').unwrap_or(&text).split('\n');
+    Ok(if one_segment {
+        vec![lines.collect::<Vec<_>>().join(" ")]
+    } else {
+        lines.map(str::to_string).collect()
+    })
+}
+
+/// Dense ids per segment from a table over all code points, reset through the ids it gave.
+struct Floor {
+    id_of: Vec<u32>,
+    given: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl Default for Floor {
+    fn default() -> Self {
+        Self {
+            id_of: vec![0; 0x11_0000],
+            given: Vec::new(),
+            ids: Vec::new(),
+        }
+    }
+}
+
+impl Floor {
+    /// The sum of the hashes of every n-gram of orders 1..=ORDER of the text.
+    fn segment(&mut self, text: &str) -> u64 {
+        self.ids.clear();
+        let Self { id_of, given, ids } = self;
+        for_each_char_unit(text, false, |unit| {
+            let slot = &mut id_of[unit as usize];
+            if *slot == 0 {
+                given.push(unit);
+                *slot = given.len() as u32;
+            }
+            ids.push(*slot);
+        });
+        let mut sum = 0u64;
+        for start in 0..ids.len() {
+            let mut hash = 0u64;
+            for &id in &ids[start..ids.len().min(start + ORDER)] {
+                hash = hash
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .wrapping_add(u64::from(id));
+                sum = sum.wrapping_add(hash);
+            }
+        }
+        for unit in given.drain(..) {
+            id_of[unit as usize] = 0;
+        }
+        sum
+    }
+}

@@ -1,0 +1,299 @@
+"""The speed targets of issue 14, measured in one run against sacreBLEU, fastchrf and the floor.
+
+    python3 benches/speed_floor.py            # about 3 minutes on an idle 2-core machine
+    python3 benches/speed_floor.py --full     # adds the 4096 x 4096 pairwise matrix (slow)
+
+1. Per call: one short sentence pair through ``CHRF().sentence_score`` and ``sentence_scores``,
+   against sacreBLEU's ``CHRF().sentence_score`` and ``fastchrf.pairwise_chrf``.
+2. ``import chrf`` over a bare interpreter (hyperfine when installed, else repeated runs).
+3. ``pairwise`` on real WMT sentences against fastchrf, and its peak memory over its result
+   (resident set of a child process, so nothing else of this run counts).
+4. Instructions per character (callgrind) of chrf-core's corpus statistics against the floor of
+   ``benches/floor`` ("decode, give dense ids, hash each n-gram once"), on short segments and
+   on the same text as one long segment.
+5. The command line on 1M lines: plain scoring and ``--sentence-level``, time and peak memory.
+
+Timings are the best of several runs; every comparison first checks that the numbers agree.
+Callgrind counts do not depend on the machine's load, which is why the core is measured so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import timeit
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WMT = ROOT.parent / "shared" / "data" / "wmt"
+EN_DE = WMT / "generaltest2022.en-de"
+HYP, REF = "The cat sat on the mat.", "The cat sat on a mat."
+
+
+def lines(path: Path) -> list[str]:
+    text = path.read_text("utf-8")
+    return (text[:-1] if text.endswith("\n") else text).split("\n")
+
+
+def per_call(number: int = 20000) -> list[str]:
+    import fastchrf
+    from sacrebleu.metrics import CHRF as SacreCHRF
+
+    import chrf
+
+    ours, theirs = chrf.CHRF(), SacreCHRF()
+    assert ours.sentence_score(HYP, [REF]).score == theirs.sentence_score(HYP, [REF]).score
+    assert (
+        chrf.sentence_scores([HYP], [REF])[0] == fastchrf.pairwise_chrf([[HYP]], [[REF]])[0][0][0]
+    )
+
+    def best(work: object) -> float:
+        return min(timeit.repeat(work, number=number, repeat=7)) / number  # type: ignore[arg-type]
+
+    calls = {
+        "chrf CHRF().sentence_score": best(lambda: ours.sentence_score(HYP, [REF])),
+        "chrf sentence_scores([h], [r])": best(lambda: chrf.sentence_scores([HYP], [REF])),
+        "sacreBLEU CHRF().sentence_score": best(lambda: theirs.sentence_score(HYP, [REF])),
+        "fastchrf pairwise_chrf([[h]], [[r]])": best(
+            lambda: fastchrf.pairwise_chrf([[HYP]], [[REF]])
+        ),
+    }
+    slowest_ours = max(calls["chrf CHRF().sentence_score"], calls["chrf sentence_scores([h], [r])"])
+    rows = [f"| per call: {name} | {t * 1e6:.2f} µs |" for name, t in calls.items()]
+    sacre = calls["sacreBLEU CHRF().sentence_score"] / slowest_ours
+    fast = calls["fastchrf pairwise_chrf([[h]], [[r]])"] / slowest_ours
+    rows.append(
+        f"| per call: ratio (slower chrf path) | {sacre:.0f}x sacreBLEU, {fast:.0f}x fastchrf |"
+    )
+    return rows
+
+
+def import_time() -> list[str]:
+    python = sys.executable
+    if shutil.which("hyperfine"):
+        import json
+
+        with tempfile.NamedTemporaryFile(suffix=".json") as export:
+            subprocess.run(
+                [
+                    "hyperfine",
+                    "-N",
+                    "-w",
+                    "5",
+                    "-r",
+                    "40",
+                    "--style",
+                    "none",
+                    "--export-json",
+                    export.name,
+                    f"{python} -c pass",
+                    f"{python} -c 'import chrf'",
+                ],
+                capture_output=True,
+                check=True,
+            )
+            results = json.loads(Path(export.name).read_text())["results"]
+        wall = [r["min"] * 1e3 for r in results]
+        cpu = [(r["user"] + r["system"]) * 1e3 for r in results]
+    else:
+        wall, cpu = [], []
+        for code in ("pass", "import chrf"):
+            best, spent = float("inf"), []
+            for _ in range(30):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = timeit.default_timer()
+                subprocess.run([python, "-c", code], check=True)
+                best = min(best, timeit.default_timer() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                spent.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            wall.append(best * 1e3)
+            cpu.append(sorted(spent)[len(spent) // 2] * 1e3)
+    own = [
+        int(m)
+        for _ in range(15)
+        for m in re.findall(
+            r"\|\s+(\d+) \| chrf$",
+            subprocess.run(
+                [python, "-X", "importtime", "-c", "import chrf"], capture_output=True, text=True
+            ).stderr,
+            flags=re.M,
+        )
+    ]
+    return [
+        f"| import chrf: wall, best of runs | {wall[1]:.0f} ms against {wall[0]:.0f} ms bare: "
+        f"+{wall[1] - wall[0]:.0f} ms |",
+        f"| import chrf: CPU (user + sys) | +{cpu[1] - cpu[0]:.0f} ms over a bare interpreter |",
+        f"| import chrf: -X importtime, cumulative, best of 15 | {min(own) / 1e3:.1f} ms |",
+    ]
+
+
+PEAK_CHILD = """
+import re, sys, time
+import chrf
+texts = sys.stdin.read().split("\\n")
+chrf.pairwise(texts[:4], texts[:4])
+def kib(field):
+    return int(re.search(field + r":\\s+(\\d+)", open("/proc/self/status").read()).group(1))
+with open("/proc/self/clear_refs", "w") as handle:
+    handle.write("5")  # resets the peak (VmHWM) to the present resident set
+before = kib("VmRSS")
+start = time.perf_counter()
+matrix = chrf.pairwise(texts, texts)
+took = time.perf_counter() - start
+print(took, (kib("VmHWM") - before) * 1024 / matrix.nbytes, matrix.nbytes)
+"""
+
+
+def real_sentences(count: int) -> list[str]:
+    files = ["hyp.Online-B.txt", "ref.A.txt", "hyp.OpenNMT.txt", "ref.B.txt"]
+    texts = [t for name in files for t in lines(EN_DE / name) if t and "\n" not in t]
+    return texts[:count]
+
+
+def pairwise(sizes: list[int], fastchrf_size: int) -> list[str]:
+    import fastchrf
+    import numpy as np
+
+    import chrf
+
+    rows = []
+    sample = real_sentences(fastchrf_size)
+    start = timeit.default_timer()
+    ours = chrf.pairwise(sample, sample)
+    took_ours = timeit.default_timer() - start
+    start = timeit.default_timer()
+    theirs = fastchrf.pairwise_chrf([sample], [sample])[0]
+    took_theirs = timeit.default_timer() - start
+    assert np.array_equal(ours, np.asarray(theirs))
+    rows.append(
+        f"| pairwise {fastchrf_size}x{fastchrf_size}, real en-de sentences | "
+        f"{took_ours:.2f} s against {took_theirs:.2f} s (fastchrf): "
+        f"{took_theirs / took_ours:.0f}x |"
+    )
+    for size in sizes:
+        texts = real_sentences(size)
+        done = subprocess.run(
+            [sys.executable, "-c", PEAK_CHILD],
+            input="\n".join(texts),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        took, peak, nbytes = float(done[0]), float(done[1]), int(done[2])
+        rows.append(
+            f"| pairwise {size}x{size}: time; peak memory over the result "
+            f"({nbytes / 2**20:.0f} MiB) | {took:.2f} s; {peak:.2f}x |"
+        )
+    return rows
+
+
+def floor() -> list[str]:
+    binary = ROOT / "target" / "release" / "chrf-floor"
+    if not shutil.which("valgrind"):
+        return ["| floor | valgrind is not installed |"]
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "chrf-floor"], cwd=ROOT, check=True)
+    hyp, ref = str(EN_DE / "hyp.Online-B.txt"), str(EN_DE / "ref.A.txt")
+
+    def count(mode: str, *extra: str) -> tuple[int, int]:
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                str(binary),
+                mode,
+                hyp,
+                ref,
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        instructions = int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
+        chars = int(re.search(r"(\d+) characters", done.stdout).group(1))  # type: ignore[union-attr]
+        return instructions, chars
+
+    rows = []
+    for layout, extra in (("2037 segments", ()), ("one segment", ("--one-segment",))):
+        base, chars = count("read", *extra)
+        per_char = {m: (count(m, *extra)[0] - base) / chars for m in ("floor", "chrf", "chrf++")}
+        rows.append(
+            f"| instructions per character, en-de Online-B vs A, {layout} | floor "
+            f"{per_char['floor']:.0f}, chrF {per_char['chrf']:.0f} "
+            f"({per_char['chrf'] / per_char['floor']:.2f}x), chrF++ {per_char['chrf++']:.0f} "
+            f"({per_char['chrf++'] / per_char['floor']:.2f}x) |"
+        )
+    return rows
+
+
+CLI_CHILD = """
+import re, runpy, sys
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_module("chrf.cli", run_name="__main__")
+finally:  # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the forked parent
+    status = open("/proc/self/status").read()
+    print(re.search(r"VmHWM:\\s+(\\d+)", status).group(1), file=sys.stderr)
+"""
+
+
+def command_line(count: int) -> list[str]:
+    hyps, refs = lines(EN_DE / "hyp.Online-B.txt"), lines(EN_DE / "ref.A.txt")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, texts in (("hyp.txt", hyps), ("ref.txt", refs)):
+            path = Path(tmp) / name
+            path.write_text("\n".join(itertools.islice(itertools.cycle(texts), count)) + "\n")
+            paths.append(str(path))
+        for label, extra in (("plain", []), ("--sentence-level", ["--sentence-level"])):
+            argv = ["chrf", paths[1], "-i", paths[0], "-f", "text", *extra]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = timeit.default_timer()
+            done = subprocess.run(
+                [sys.executable, "-c", CLI_CHILD, *argv],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            took = timeit.default_timer() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            peak = int(done.stderr.split()[-1]) / 1024
+            rows.append(
+                f"| command line, {count:,} lines, {label} | {took:.1f} s wall, {cpu:.1f} s CPU, "
+                f"peak {peak:.0f} MB |"
+            )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="also pairwise 4096 x 4096")
+    parser.add_argument("--lines", type=int, default=1_000_000, help="command-line input size")
+    args = parser.parse_args()
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    print("| target | measured |\n|---|---|")
+    sizes = [1024, 4096] if args.full else [1024]
+    for section in (
+        per_call,
+        import_time,
+        lambda: pairwise(sizes, 512),
+        floor,
+        lambda: command_line(args.lines),
+    ):
+        for row in section():
+            print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
