@@ -13,7 +13,7 @@ from chrf import _core
 from chrf._inputs import References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
-from chrf._settings import Options, Settings
+from chrf._settings import Options, Settings, with_options_doc
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,6 +27,7 @@ Weights: TypeAlias = Sequence[int | Fraction | float]
 MAX_WEIGHT = 2**64 - 1
 
 
+@with_options_doc()
 def sentence_scores(
     hypotheses: Texts, references: References, **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -41,6 +42,7 @@ def sentence_scores(
     return result
 
 
+@with_options_doc()
 def pairwise(
     hypotheses: Texts, references: Texts, **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -55,6 +57,7 @@ def pairwise(
     return matrix
 
 
+@with_options_doc()
 def pairwise_batched(
     hypotheses: Iterable[Texts], references: Iterable[Texts], **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -66,6 +69,7 @@ def pairwise_batched(
     return result
 
 
+@with_options_doc()
 def aggregate(
     hypotheses: Texts,
     references: Texts,
@@ -90,6 +94,7 @@ def aggregate(
     return scores
 
 
+@with_options_doc()
 def aggregate_batched(
     hypotheses: Iterable[Texts],
     references: Iterable[Texts],
