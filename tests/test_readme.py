@@ -125,6 +125,18 @@ def test_the_two_commands_run_the_cli_on_bundled_data() -> None:
         subprocess.run(argv, cwd=ROOT, capture_output=True, check=True)
 
 
+def test_numpy_is_imported_only_when_a_function_returns_an_array() -> None:
+    code = (
+        "import sys, chrf\n"
+        "chrf.score(['a b'], ['a c'])\n"
+        "assert 'numpy' not in sys.modules, 'import chrf or score() imported numpy'\n"
+        "chrf.sentence_scores(['a b'], ['a c'])\n"
+        "assert 'numpy' in sys.modules\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
 ENTRY_POINTS = [
     chrf.score,
     chrf.components,

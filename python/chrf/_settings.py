@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import operator
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
@@ -156,8 +155,18 @@ def options_doc(*, exact: bool = False) -> str:
         if exact and field.name == "eps_smoothing":
             continue
         lines.append(f"``{field.name}={field.default!r}``")
-        lines.append(textwrap.indent(textwrap.fill(OPTION_MEANINGS[field.name], 88), "    "))
+        lines.extend(_wrapped(OPTION_MEANINGS[field.name], "    ", 92))
     return "\n".join(lines)
+
+
+def _wrapped(text: str, indent: str, width: int) -> list[str]:
+    # Not textwrap: this runs at import, for every documented entry point, and must cost little.
+    lines = [indent]
+    for word in text.split():
+        if len(lines[-1]) + 1 + len(word) > width and lines[-1] != indent:
+            lines.append(indent)
+        lines[-1] += word if lines[-1] == indent else " " + word
+    return lines
 
 
 def _with_paragraph(doc: str, paragraph: str) -> str:
