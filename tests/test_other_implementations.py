@@ -20,5 +20,8 @@ def test_nltk_is_per_order_f_with_beta_3_on_0_to_1(wmt_dir: Path) -> None:
     assert np.abs(ours - nltk).max() < 1e-13
     # NLTK's corpus score is the mean of its sentence scores, not a score of corpus statistics.
     assert abs(corpus_chrf(refs, hyps) - nltk.mean()) < 1e-12
+    # ...so the README's counterpart of corpus_chrf is the mean of ours.
+    mean = chrf.sentence_scores(hyps, refs, beta=3, averaging="per_order_f").mean() / 100
+    assert abs(corpus_chrf(refs, hyps) - mean) < 1e-12
     corpus = chrf.score(hyps, refs, beta=3, averaging="per_order_f") / 100
     assert abs(corpus - nltk.mean()) > 1e-3

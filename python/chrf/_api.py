@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING
 from chrf._components import Components
 from chrf._core import components_of, corpus_counts, score_of
 from chrf._inputs import Layout, References, Texts, corpus
-from chrf._settings import ExactOptions, Options, exact_settings, settings_of
+from chrf._settings import ExactOptions, Options, exact_settings, settings_of, with_options_doc
 from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 
+@with_options_doc()
 def score(
     hypotheses: Texts,
     references: References,
@@ -28,12 +29,13 @@ def score(
     streams, each with one reference per hypothesis (sacreBLEU's layout), or with
     ``layout="per_hypothesis"`` the references of each hypothesis (evaluate's and
     torchmetrics' layout); ``None`` marks a missing reference. The keyword options and their
-    defaults are those of :class:`chrf.Settings`.
+    defaults are below.
     """
     settings = settings_of(options)
     return score_of(settings, corpus_counts(settings, corpus(hypotheses, references, layout)))
 
 
+@with_options_doc(exact=True)
 def components(
     hypotheses: Texts,
     references: References,
@@ -51,6 +53,7 @@ def components(
     return components_of(settings, corpus_counts(settings, c), len(c.hypotheses))
 
 
+@with_options_doc()
 def statistics(
     hypotheses: Texts,
     references: References,

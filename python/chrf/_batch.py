@@ -13,7 +13,7 @@ from chrf import _core
 from chrf._inputs import Layout, References, Texts, as_list, corpus
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
-from chrf._settings import Options, settings_of
+from chrf._settings import Options, settings_of, with_options_doc
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,6 +27,7 @@ Weights: TypeAlias = Sequence[int | Fraction | float]
 MAX_WEIGHT = 2**64 - 1
 
 
+@with_options_doc()
 def sentence_scores(
     hypotheses: Texts,
     references: References,
@@ -45,6 +46,7 @@ def sentence_scores(
     return result
 
 
+@with_options_doc()
 def segment_statistics(
     hypotheses: Texts,
     references: References,
@@ -65,6 +67,7 @@ def segment_statistics(
     return result
 
 
+@with_options_doc()
 def pairwise(
     hypotheses: Texts, references: Texts, **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -79,6 +82,7 @@ def pairwise(
     return matrix
 
 
+@with_options_doc()
 def pairwise_batched(
     hypotheses: Iterable[Texts], references: Iterable[Texts], **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -90,6 +94,7 @@ def pairwise_batched(
     return result
 
 
+@with_options_doc()
 def aggregate(
     hypotheses: Texts,
     references: Texts,
@@ -114,6 +119,7 @@ def aggregate(
     return scores
 
 
+@with_options_doc()
 def aggregate_batched(
     hypotheses: Iterable[Texts],
     references: Iterable[Texts],

@@ -15,7 +15,7 @@ from chrf._components import Components, NgramType, fraction_text
 from chrf._core import components_of
 from chrf._explain import Explanation, counts_of, explain_corpus
 from chrf._inputs import Corpus, Layout, References, Texts, as_list, corpus
-from chrf._settings import Options, Settings
+from chrf._settings import Options, Settings, with_options_doc
 from chrf._significance import Result, paired_bootstrap, paired_randomization
 
 if TYPE_CHECKING:
@@ -136,6 +136,7 @@ class Comparison:
         }
 
 
+@with_options_doc()
 def compare(
     systems: Mapping[str, Texts] | Sequence[Texts],
     references: References,

@@ -17,7 +17,7 @@ import numpy as np
 from chrf import _core
 from chrf._components import Components, NgramType
 from chrf._inputs import Corpus, Layout, References, Texts, corpus
-from chrf._settings import Options, Settings
+from chrf._settings import Options, Settings, with_options_doc
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -223,6 +223,7 @@ class Explanation:
         }
 
 
+@with_options_doc()
 def explain(
     hypotheses: Texts,
     references: References,

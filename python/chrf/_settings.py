@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from numbers import Integral, Rational
-from typing import Any, Literal, TypeAlias, TypedDict
+from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
 
 from chrf._messages import shown
 
@@ -42,14 +42,28 @@ class Options(ExactOptions, total=False):
     eps_smoothing: bool
 
 
+#: What each option means: the one text of it, which `with_options_doc` appends (with the
+#: defaults of `Settings`) to the docstring of every entry point that takes these options.
+OPTION_MEANINGS: dict[str, str] = {
+    "char_order": "character n-gram orders 1..char_order (0: none).",
+    "word_order": "word n-gram orders 1..word_order (0: none; 2 is chrF++).",
+    "beta": "weight of recall against precision: an int, a Fraction, or a float taken at its "
+    "exact binary value.",
+    "lowercase": "lowercase with Python's str.lower() (full Unicode) before everything.",
+    "include_whitespace": "keep whitespace in character n-grams.",
+    "averaging": "'precision_recall' (sacreBLEU 2.x: average precision and recall over the "
+    "orders, then F) or 'per_order_f' (Popović's chrF++.py: the mean of per-order F).",
+    "eps_smoothing": "sacreBLEU's float eps smoothing of orders without matches; float scores "
+    "only, it has no exact form.",
+    "count_hyp_without_ref": "spec §1.4's rule: with False (sacreBLEU's rule) a segment whose "
+    "reference has no n-gram of order n contributes no hypothesis n-grams of that order; with "
+    "True (the JSON contract's rule) every hypothesis n-gram counts.",
+}
+
+
 @dataclass(frozen=True)
 class Settings:
-    """chrF settings (sacreBLEU's defaults): what must be reported with a score.
-
-    ``count_hyp_without_ref`` switches spec §1.4's rule: by default (``False``, sacreBLEU's rule)
-    a segment whose reference has no n-gram of order n contributes no hypothesis n-grams of that
-    order; with ``True`` (the JSON contract's rule) every hypothesis n-gram counts.
-    """
+    """chrF settings (sacreBLEU's defaults): what must be reported with a score."""
 
     char_order: int = 6
     word_order: int = 0
@@ -169,6 +183,49 @@ def settings_of(options: ExactOptions) -> Settings:
     return settings
 
 
+Documented = TypeVar("Documented", bound=Callable[..., Any])
+
+
+def with_options_doc(*, exact: bool = False) -> Callable[[Documented], Documented]:
+    """A decorator appending the options' meanings and defaults to a docstring, so that
+    ``help()`` of every entry point explains them; ``exact`` leaves out ``eps_smoothing``."""
+
+    def document(documented: Documented) -> Documented:
+        documented.__doc__ = _with_paragraph(documented.__doc__ or "", options_doc(exact=exact))
+        return documented
+
+    return document
+
+
+def options_doc(*, exact: bool = False) -> str:
+    """The paragraph `with_options_doc` appends: each option, its default and its meaning."""
+    lines = ["Keyword options (sacreBLEU's defaults):", ""]
+    for field in fields(Settings):
+        if exact and field.name == "eps_smoothing":
+            continue
+        lines.append(f"``{field.name}={field.default!r}``")
+        lines.extend(_wrapped(OPTION_MEANINGS[field.name], "    ", 92))
+    return "\n".join(lines)
+
+
+def _wrapped(text: str, indent: str, width: int) -> list[str]:
+    # Not textwrap: this runs at import, for every documented entry point, and must cost little.
+    lines = [indent]
+    for word in text.split():
+        if len(lines[-1]) + 1 + len(word) > width and lines[-1] != indent:
+            lines.append(indent)
+        lines[-1] += word if lines[-1] == indent else " " + word
+    return lines
+
+
+def _with_paragraph(doc: str, paragraph: str) -> str:
+    # help() dedents a docstring by its lines' common indent: the paragraph takes the body's.
+    body = [line for line in doc.splitlines()[1:] if line.strip()]
+    indent = min((len(line) - len(line.lstrip()) for line in body), default=0)
+    indented = "\n".join(" " * indent + line if line else line for line in paragraph.splitlines())
+    return f"{doc.rstrip()}\n\n{indented}\n"
+
+
 def exact_settings(options: ExactOptions) -> Settings:
     """Settings for an exact entry point, which refuses the float-only ``eps_smoothing``."""
     if "eps_smoothing" in options:
@@ -229,3 +286,5 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
 
 
 DEFAULT_SETTINGS = Settings()
+
+Settings.__doc__ = _with_paragraph(Settings.__doc__ or "", options_doc())
