@@ -230,6 +230,10 @@ def test_help_shows_every_default() -> None:
         "(default: 1000)",
     ]:
         assert shown in text
+    # Every other command is named, so that --help leads to it.
+    from chrf.cli import COMMANDS
+
+    assert all(f"'chrf {command}" in " ".join(text.split()) for command in COMMANDS)
 
 
 @pytest.mark.parametrize("name", ["components", "selftest", "explain", "report"])

@@ -101,8 +101,10 @@ def score_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="chrf",
         description="chrF and chrF++ with sacreBLEU's command line. Other commands: "
-        "'chrf components --input FILE' (the JSON contract), 'chrf selftest' (each taken as a "
-        "command only where no file of that name exists: there, it is a reference file).",
+        "'chrf components --input FILE' (the JSON contract), 'chrf selftest', 'chrf explain' "
+        "(missing and extra n-grams, costliest segments, system differences), 'chrf report' "
+        "(the same as one HTML page); each is taken as a command only where no file of that "
+        "name exists: there, it is a reference file.",
         formatter_class=DefaultsShown,
     )
     add_inputs(p)
