@@ -367,7 +367,6 @@ impl SlotTable {
 }
 
 /// Pushes one key per start position: units plus one, first unit in the top slot, tag in bit 0.
-/// The caller has reserved room for them.
 fn push_packed_windows<K: Key>(
     units: &[u32],
     max_order: usize,
@@ -378,20 +377,21 @@ fn push_packed_windows<K: Key>(
     let lowest_slot = K::BITS - slot_bits * max_order as u32;
     // Units enter at the lowest slot and move up one slot per step: after the unit at t, the
     // key holds the window that starts at t + 1 - max_order.
-    let mut key = K::ZERO;
-    for (t, &unit) in units.iter().enumerate() {
-        key = (key << slot_bits) | (K::slot_value(unit) << lowest_slot);
-        if t + 1 >= max_order {
-            keys.push(key | tag);
-        }
-    }
+    let enter = |key: K, unit: u32| (key << slot_bits) | (K::slot_value(unit) << lowest_slot);
+    let (first, rest) = units.split_at(units.len().min(max_order - 1));
+    let mut key = first.iter().fold(K::ZERO, |key, &unit| enter(key, unit));
+    // Slice maps have an exact length: `extend` writes them without a capacity check per key.
+    keys.extend(rest.iter().map(|&unit| {
+        key = enter(key, unit);
+        key | tag
+    }));
     // The last windows are cut short by the end of the text: shift in empty slots.
-    let short = units.len().min(max_order - 1);
+    let short = first.len();
     key <<= slot_bits * (max_order - 1 - short) as u32;
-    for _ in 0..short {
+    keys.extend((0..short).map(|_| {
         key <<= slot_bits;
-        keys.push(key | tag);
-    }
+        key | tag
+    }));
 }
 
 #[cfg(test)]

@@ -49,29 +49,51 @@ pub use sse2::Lanes;
 #[allow(unsafe_code)]
 mod sse2 {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi16, _mm_min_epi16,
-        _mm_set1_epi16, _mm_set_epi16, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi16,
+        __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_loadu_si128, _mm_min_epi16,
+        _mm_setzero_si128, _mm_storeu_si128,
     };
 
     use super::Step;
 
     pub struct Lanes {
-        order_plus_one: __m128i,
         hyp: __m128i,
         reference: __m128i,
         matches: __m128i,
     }
 
+    /// Per `shared` (0..=8), all ones in the lanes of the orders it closes (n >= shared):
+    /// looked up, because broadcasting `shared` and comparing costs more instructions.
+    const CLOSING: [[i16; 8]; 9] = {
+        let mut masks = [[0i16; 8]; 9];
+        let mut shared = 0;
+        while shared < 9 {
+            let mut n = shared;
+            while n < 8 {
+                masks[shared][n] = -1;
+                n += 1;
+            }
+            shared += 1;
+        }
+        masks
+    };
+
+    /// Per side, what a window adds to the hypothesis and the reference lanes.
+    const ADDED: [[[i16; 8]; 2]; 2] = [[[1; 8], [0; 8]], [[0; 8], [1; 8]]];
+
     // SAFETY (for every `unsafe` block below): the intrinsics are SSE2 instructions, and SSE2
     // is part of the x86_64 baseline: every x86_64 processor has it, and Rust enables it for
-    // every x86_64 target. They touch registers only, except `_mm_storeu_si128`, which writes
-    // 16 bytes to a 16-byte array it is given.
+    // every x86_64 target. They touch registers only, except `_mm_loadu_si128`, which reads
+    // 16 bytes of a 16-byte array it is given (unaligned loads are allowed), and
+    // `_mm_storeu_si128`, which writes 16 bytes to a 16-byte array it is given.
+
+    fn load(lanes: &[i16; 8]) -> __m128i {
+        unsafe { _mm_loadu_si128(lanes.as_ptr().cast::<__m128i>()) }
+    }
 
     impl Default for Lanes {
         fn default() -> Self {
             unsafe {
                 Self {
-                    order_plus_one: _mm_set_epi16(8, 7, 6, 5, 4, 3, 2, 1),
                     hyp: _mm_setzero_si128(),
                     reference: _mm_setzero_si128(),
                     matches: _mm_setzero_si128(),
@@ -83,16 +105,14 @@ mod sse2 {
     impl Step for Lanes {
         #[inline(always)]
         fn step(&mut self, shared: i16, is_reference: bool) {
+            let close = load(&CLOSING[(shared as usize).min(8)]);
+            let [add_hyp, add_reference] = &ADDED[usize::from(is_reference)];
             unsafe {
-                // Lane n closes when n >= shared, i.e. n + 1 > shared: all ones there.
-                let close = _mm_cmpgt_epi16(self.order_plus_one, _mm_set1_epi16(shared));
                 let matched = _mm_min_epi16(self.hyp, self.reference);
                 self.matches = _mm_add_epi16(self.matches, _mm_and_si128(matched, close));
-                let add = _mm_set1_epi16(i16::from(is_reference));
-                let one = _mm_set1_epi16(1);
-                self.hyp =
-                    _mm_add_epi16(_mm_andnot_si128(close, self.hyp), _mm_sub_epi16(one, add));
-                self.reference = _mm_add_epi16(_mm_andnot_si128(close, self.reference), add);
+                self.hyp = _mm_add_epi16(_mm_andnot_si128(close, self.hyp), load(add_hyp));
+                self.reference =
+                    _mm_add_epi16(_mm_andnot_si128(close, self.reference), load(add_reference));
             }
         }
 
