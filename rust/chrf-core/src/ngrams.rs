@@ -337,13 +337,11 @@ struct SlotTable {
 impl SlotTable {
     fn new(key_bits: u32, slot_bits: u32, max_order: usize) -> Self {
         let mut slots_above = [0u8; 129];
-        let (mut slots, mut bits_in_slot) = (0u8, 0);
-        for entry in slots_above.iter_mut().take(key_bits as usize + 1) {
-            *entry = slots.min(max_order as u8);
-            bits_in_slot += 1;
-            if bits_in_slot == slot_bits {
-                (slots, bits_in_slot) = (slots.saturating_add(1), 0);
-            }
+        // Slot by slot rather than bit by bit: one call scores one short pair, and a loop over
+        // 129 bits cost more than its pair's sort.
+        let bits = &mut slots_above[..=key_bits as usize];
+        for (slots, run) in bits.chunks_mut(slot_bits as usize).enumerate() {
+            run.fill(slots.min(max_order) as u8);
         }
         Self { slots_above }
     }
