@@ -5,6 +5,9 @@
 //! * `floor`: what any exact character n-gram count must do at least: decode the UTF-8, give
 //!   every code point a dense id, and hash each n-gram of orders 1..=6 once (a multiply-add on
 //!   the hash of its first n - 1 units). It counts nothing; it is a floor, not a competitor.
+//! * `floor++`: the floor of chrF++: `floor`, then the words as sacreBLEU splits them
+//!   (chrf-core's tokeniser), a dense id per distinct token (a hash map of the segment's tokens),
+//!   and one hash per word n-gram of orders 1..=2.
 //!
 //! * `read`: reading the files alone, which the others' counts include.
 //!
@@ -13,15 +16,19 @@
 use std::error::Error;
 use std::hint::black_box;
 
-use chrf_core::text::for_each_char_unit;
+use chrf_core::text::{for_each_char_unit, for_each_word_token};
 use chrf_core::{segment_statistics, Beta, Settings, Statistics};
+use rustc_hash::FxHashMap;
 
 const ORDER: usize = 6;
+const WORD_ORDER: usize = 2;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let [_, mode, hyp_path, ref_path, rest @ ..] = args.as_slice() else {
-        return Err("usage: chrf-floor chrf|chrf++|floor HYP REF [--one-segment]".into());
+        return Err(
+            "usage: chrf-floor chrf|chrf++|floor|floor++|read HYP REF [--one-segment]".into(),
+        );
     };
     let one_segment = rest.iter().any(|a| a == "--one-segment");
     let hyps = segments(hyp_path, one_segment)?;
@@ -40,11 +47,16 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
             black_box(total);
         }
-        "floor" => {
+        "floor" | "floor++" => {
+            let with_words = mode == "floor++";
             let mut floor = Floor::default();
             let sum = hyps.iter().zip(&refs).fold(0u64, |sum, (h, r)| {
-                sum.wrapping_add(floor.segment(h))
-                    .wrapping_add(floor.segment(r))
+                let mut sum = sum.wrapping_add(floor.segment(h));
+                sum = sum.wrapping_add(floor.segment(r));
+                if with_words {
+                    sum = sum.wrapping_add(floor.words([h, r]));
+                }
+                sum
             });
             black_box(sum);
         }
@@ -70,6 +82,7 @@ struct Floor {
     id_of: Vec<u32>,
     given: Vec<u32>,
     ids: Vec<u32>,
+    word_ids: Vec<u32>,
 }
 
 impl Default for Floor {
@@ -78,15 +91,33 @@ impl Default for Floor {
             id_of: vec![0; 0x11_0000],
             given: Vec::new(),
             ids: Vec::new(),
+            word_ids: Vec::new(),
         }
     }
+}
+
+/// The sum of the hashes of every n-gram of orders 1..=order of dense ids.
+fn hash_ngrams(ids: &[u32], order: usize) -> u64 {
+    let mut sum = 0u64;
+    for start in 0..ids.len() {
+        let mut hash = 0u64;
+        for &id in &ids[start..ids.len().min(start + order)] {
+            hash = hash
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(u64::from(id));
+            sum = sum.wrapping_add(hash);
+        }
+    }
+    sum
 }
 
 impl Floor {
     /// The sum of the hashes of every n-gram of orders 1..=ORDER of the text.
     fn segment(&mut self, text: &str) -> u64 {
         self.ids.clear();
-        let Self { id_of, given, ids } = self;
+        let Self {
+            id_of, given, ids, ..
+        } = self;
         for_each_char_unit(text, false, |unit| {
             let slot = &mut id_of[unit as usize];
             if *slot == 0 {
@@ -95,18 +126,25 @@ impl Floor {
             }
             ids.push(*slot);
         });
-        let mut sum = 0u64;
-        for start in 0..ids.len() {
-            let mut hash = 0u64;
-            for &id in &ids[start..ids.len().min(start + ORDER)] {
-                hash = hash
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add(u64::from(id));
-                sum = sum.wrapping_add(hash);
-            }
-        }
+        let sum = hash_ngrams(ids, ORDER);
         for unit in given.drain(..) {
             id_of[unit as usize] = 0;
+        }
+        sum
+    }
+
+    /// The sum of the hashes of every word n-gram of the two texts, with token ids shared by
+    /// the pair (as chrF++ needs them to match tokens across the texts).
+    fn words(&mut self, texts: [&str; 2]) -> u64 {
+        let mut id_of: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut sum = 0u64;
+        for text in texts {
+            self.word_ids.clear();
+            for_each_word_token(text, |token| {
+                let next = id_of.len() as u32;
+                self.word_ids.push(*id_of.entry(token).or_insert(next));
+            });
+            sum = sum.wrapping_add(hash_ngrams(&self.word_ids, WORD_ORDER));
         }
         sum
     }
