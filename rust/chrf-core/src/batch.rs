@@ -392,20 +392,26 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     let distinct = Distinct::new(hypotheses, references)?;
     let bags = Bags::new(&distinct.texts, settings)?;
     let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+    let postings = Postings::new(&bags, &unique_refs)?;
     let column_of = position_in(&unique_refs, distinct.texts.len())?;
     let first_row = position_in(&distinct.hypotheses, distinct.texts.len())?;
     let is_first = |row: usize| first_row[distinct.hypotheses[row] as usize] == row;
     let columns = references.len();
+    let batch = Batch {
+        bags: &bags,
+        references: &unique_refs,
+        postings: &postings,
+        settings,
+    };
     out.par_chunks_mut(columns).enumerate().try_for_each_init(
-        || Row::new(&bags, unique_refs.len()),
+        || Row::new(&batch),
         |row, (i, scores)| {
             if !is_first(i) {
                 return Ok(());
             }
             interrupt.check()?;
             let row = row.as_mut().map_err(|e| e.clone())?;
-            let hyp = distinct.hypotheses[i] as usize;
-            row.score(hyp, &unique_refs, &bags, settings)?;
+            row.score(distinct.hypotheses[i] as usize, &batch)?;
             for (score, &r) in scores.iter_mut().zip(&distinct.references) {
                 *score = row.scores[column_of[r as usize]];
             }
@@ -420,61 +426,148 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     Ok(())
 }
 
+/// What every row of a pairwise matrix reads.
+struct Batch<'b> {
+    bags: &'b Bags,
+    /// The distinct references, as distinct texts: column j of a row is `references[j]`.
+    references: &'b [u32],
+    postings: &'b Postings,
+    settings: &'b Settings,
+}
+
+/// The references' bags inverted: per shared n-gram id, the columns (distinct references)
+/// holding it, ascending, and how often each holds it. A row then costs the n-grams its
+/// hypothesis shares with each reference, read in sequence, instead of a lookup for every
+/// n-gram of every reference.
+struct Postings {
+    /// Per id: its postings end at `ends[id]` (and start where the previous id's end).
+    ends: Vec<usize>,
+    columns: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Postings {
+    fn new(bags: &Bags, references: &[u32]) -> Result<Self, ChrfError> {
+        let mut ends = filled(bags.id_count(), 0usize)?;
+        for &r in references {
+            for &(id, _) in &bags.texts[r as usize].entries {
+                ends[id as usize] += 1;
+            }
+        }
+        let mut total = 0;
+        for end in &mut ends {
+            total += *end;
+            *end = total - *end; // the start, for now: each id's cursor while filling
+        }
+        let mut columns = filled(total, 0u32)?;
+        let mut counts = filled(total, 0u32)?;
+        for (column, &r) in references.iter().enumerate() {
+            for &(id, count) in &bags.texts[r as usize].entries {
+                let at = &mut ends[id as usize];
+                // references.len() fits u32: Distinct counts its inputs in u32.
+                (columns[*at], counts[*at]) = (column as u32, count);
+                *at += 1;
+            }
+        }
+        Ok(Self {
+            ends,
+            columns,
+            counts,
+        })
+    }
+
+    /// The (columns, counts) of an id.
+    fn of(&self, id: u32) -> (&[u32], &[u32]) {
+        let id = id as usize;
+        let start = id.checked_sub(1).map_or(0, |previous| self.ends[previous]);
+        let end = self.ends[id];
+        (&self.columns[start..end], &self.counts[start..end])
+    }
+}
+
 /// One hypothesis against every distinct reference: the buffers of a worker.
 struct Row {
-    /// The hypothesis's count of each shared n-gram; all zeros between rows.
-    dense: Vec<u32>,
+    /// Per interned order k, per column: the clipped matches of the order's shared n-grams
+    /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
+    /// windows of the order, below 2^32 (`Interner::orders` checks the lengths), so u32 holds it.
+    matches: Vec<u32>,
     pair: PairCounts,
     scores: Vec<f64>,
 }
 
 impl Row {
-    fn new(bags: &Bags, references: usize) -> Result<Self, ChrfError> {
+    fn new(batch: &Batch<'_>) -> Result<Self, ChrfError> {
+        let columns = batch.references.len();
+        let orders = batch.bags.order_starts.len() - 1;
+        let cells = orders
+            .checked_mul(columns)
+            .ok_or_else(|| out_of_memory::<u32>(usize::MAX))?;
         Ok(Self {
-            dense: filled(bags.id_count(), 0)?,
+            matches: filled(cells, 0)?,
             pair: PairCounts::default(),
-            scores: filled(references, 0.0)?,
+            scores: filled(columns, 0.0)?,
         })
     }
 
-    fn score(
-        &mut self,
-        hyp: usize,
-        references: &[u32],
-        bags: &Bags,
-        settings: &Settings,
-    ) -> Result<(), ChrfError> {
-        for &(id, count) in &bags.texts[hyp].entries {
-            self.dense[id as usize] = count;
-        }
-        let mut outcome = Ok(());
-        for (score, &reference) in self.scores.iter_mut().zip(references) {
-            outcome = pair_counts(
+    fn score(&mut self, hyp: usize, batch: &Batch<'_>) -> Result<(), ChrfError> {
+        self.count_matches(hyp, batch);
+        let settings = batch.settings;
+        let columns = batch.references.len();
+        for (column, (score, &reference)) in
+            self.scores.iter_mut().zip(batch.references).enumerate()
+        {
+            let matches = self
+                .matches
+                .iter()
+                .skip(column)
+                .step_by(columns.max(1))
+                .copied();
+            pair_counts(
                 hyp,
                 reference as usize,
-                &self.dense,
-                bags,
+                matches,
+                batch.bags,
                 settings,
                 &mut self.pair,
-            )
-            .and_then(|()| float_score_of_runs(self.pair.runs(settings), settings))
-            .map(|value| *score = value);
-            if outcome.is_err() {
-                break;
+            )?;
+            *score = float_score_of_runs(self.pair.runs(settings), settings)?;
+        }
+        self.matches.fill(0);
+        Ok(())
+    }
+
+    /// Every reference's clipped matches with the hypothesis, order by order, from the
+    /// postings of the hypothesis's shared n-grams.
+    fn count_matches(&mut self, hyp: usize, batch: &Batch<'_>) {
+        let columns = batch.references.len();
+        let text = &batch.bags.texts[hyp];
+        let mut start = 0;
+        for &(k, end) in &text.orders {
+            let matches = &mut self.matches[k * columns..(k + 1) * columns];
+            for &(id, own) in &text.entries[start..end] {
+                let (holders, counts) = batch.postings.of(id);
+                if own == 1 {
+                    // The common case past the shortest orders: every holder matches once.
+                    for &column in holders {
+                        matches[column as usize] += 1;
+                    }
+                } else {
+                    for (&column, &count) in holders.iter().zip(counts) {
+                        matches[column as usize] += count.min(own);
+                    }
+                }
             }
+            start = end;
         }
-        for &(id, _) in &bags.texts[hyp].entries {
-            self.dense[id as usize] = 0;
-        }
-        outcome
     }
 }
 
-/// The counts of hypothesis `h` against reference `r`, as far as either text has n-grams.
+/// The counts of hypothesis `h` against reference `r`, given the pair's clipped matches of
+/// each interned order.
 fn pair_counts(
     h: usize,
     r: usize,
-    dense: &[u32],
+    matches: impl Iterator<Item = u32>,
     bags: &Bags,
     settings: &Settings,
     pair: &mut PairCounts,
@@ -493,18 +586,11 @@ fn pair_counts(
         }));
     }
     if h != r {
-        // Only shared n-grams can match between distinct texts: the reference's, order by order.
-        let reference = &bags.texts[r];
-        let mut start = 0;
-        for &(k, end) in &reference.orders {
-            // At most 2^32 entries of at most 2^32 each: the sum fits 64 bits.
-            let matching: u64 = reference.entries[start..end]
-                .iter()
-                .map(|&(id, count)| u64::from(count.min(dense[id as usize])))
-                .sum();
+        // Only shared n-grams can match between distinct texts. An order with a match is one
+        // both texts have, so it is among the kept orders.
+        for (k, matching) in matches.enumerate().filter(|&(_, m)| m > 0) {
             let (kind, index) = bags.order_of_start(k);
             pair.kinds[kind][index].matching += Count::from(matching);
-            start = end;
         }
     }
     Ok(())
