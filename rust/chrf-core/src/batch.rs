@@ -36,25 +36,38 @@ struct Bags {
 
 /// The shared n-grams of one text.
 struct TextBag {
-    /// (id, count), sorted by id: ids of order n come before the ids of order n + 1,
-    /// character orders before word orders.
-    entries: Vec<(u32, u32)>,
-    /// Per order with entries: (k, end) where the order's ids start at `order_starts[k]` and
-    /// its entries end at `entries[end]`.
+    /// The id of each shared window, sorted (an id as often as the text has the n-gram): ids
+    /// of order n come before the ids of order n + 1, character orders before word orders.
+    /// Counts are mostly 1, so this takes half the memory of (id, count) pairs.
+    ids: Vec<u32>,
+    /// Per order with ids: (k, end) where the order's ids start at `order_starts[k]` and end
+    /// at `ids[end]`.
     orders: Vec<(usize, usize)>,
 }
 
-/// The orders of sorted entries, as [`TextBag::orders`] holds them.
-fn order_spans(
-    entries: &[(u32, u32)],
-    order_starts: &[u32],
-) -> Result<Vec<(usize, usize)>, ChrfError> {
+impl TextBag {
+    /// The (id, count) of each n-gram among `ids[range]`. A count is at most the text's number
+    /// of windows of one order, below 2^32 (`Interner::orders` checks the lengths).
+    fn counts(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.ids[range]
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len() as u32))
+    }
+
+    /// Every (id, count) of the text.
+    fn all_counts(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.counts(0..self.ids.len())
+    }
+}
+
+/// The orders of sorted ids, as [`TextBag::orders`] holds them.
+fn order_spans(ids: &[u32], order_starts: &[u32]) -> Result<Vec<(usize, usize)>, ChrfError> {
     let mut spans = Vec::new();
     let mut start = 0;
-    while let Some(&(first, _)) = entries.get(start) {
+    while let Some(&first) = ids.get(start) {
         let k = order_starts.partition_point(|&id| id <= first) - 1;
         let end_id = order_starts.get(k + 1).copied().unwrap_or(u32::MAX);
-        let end = start + entries[start..].partition_point(|&(id, _)| id < end_id);
+        let end = start + ids[start..].partition_point(|&id| id < end_id);
         push(&mut spans, (k, end))?;
         start = end;
     }
@@ -133,9 +146,8 @@ impl Bags {
             .into_par_iter()
             .map(|mut ids| {
                 ids.sort_unstable();
-                let entries = run_lengths(&ids)?;
-                let orders = order_spans(&entries, &order_starts)?;
-                Ok(TextBag { entries, orders })
+                let orders = order_spans(&ids, &order_starts)?;
+                Ok(TextBag { ids, orders })
             })
             .collect::<Result<_, _>>()?;
         Ok(Self {
@@ -332,17 +344,6 @@ fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, Ch
     Ok(id)
 }
 
-fn run_lengths(sorted: &[u32]) -> Result<Vec<(u32, u32)>, ChrfError> {
-    let mut runs: Vec<(u32, u32)> = Vec::new();
-    for &id in sorted {
-        match runs.last_mut() {
-            Some((last, count)) if *last == id => *count += 1,
-            _ => push(&mut runs, (id, 1))?,
-        }
-    }
-    Ok(runs)
-}
-
 /// Pairwise scores, row-major: `scores[i * references.len() + j]` is hypothesis i against
 /// reference j, equal to sacreBLEU's sentence score of that pair.
 pub fn pairwise_scores<S: AsRef<str> + Sync>(
@@ -436,53 +437,91 @@ struct Batch<'b> {
 }
 
 /// The references' bags inverted: per shared n-gram id, the columns (distinct references)
-/// holding it, ascending, and how often each holds it. A row then costs the n-grams its
-/// hypothesis shares with each reference, read in sequence, instead of a lookup for every
-/// n-gram of every reference.
+/// holding it. A row then costs the n-grams its hypothesis shares with each reference, read
+/// in sequence, instead of a lookup for every n-gram of every reference. An id's columns hold
+/// it once first, then more than once, with those counts alone kept (in `counts`): a count
+/// is mostly 1, and a count of 1 clips any match to 1.
 struct Postings {
-    /// Per id: its postings end at `ends[id]` (and start where the previous id's end).
+    /// Per id: its columns end at `ends[id]` (and start where the previous id's end).
     ends: Vec<usize>,
     columns: Vec<u32>,
+    /// Per id: the counts of its last columns, those holding it more than once, end at
+    /// `repeated_ends[id]` (and start where the previous id's end).
+    repeated_ends: Vec<usize>,
     counts: Vec<u32>,
+}
+
+/// An id's postings: the columns holding it once, the columns holding it more often and
+/// how often.
+struct Holders<'p> {
+    once: &'p [u32],
+    repeated: &'p [u32],
+    counts: &'p [u32],
 }
 
 impl Postings {
     fn new(bags: &Bags, references: &[u32]) -> Result<Self, ChrfError> {
         let mut ends = filled(bags.id_count(), 0usize)?;
+        let mut repeated_ends = filled(bags.id_count(), 0usize)?;
         for &r in references {
-            for &(id, _) in &bags.texts[r as usize].entries {
+            for (id, count) in bags.texts[r as usize].all_counts() {
                 ends[id as usize] += 1;
+                repeated_ends[id as usize] += usize::from(count > 1);
             }
         }
-        let mut total = 0;
-        for end in &mut ends {
-            total += *end;
-            *end = total - *end; // the start, for now: each id's cursor while filling
-        }
-        let mut columns = filled(total, 0u32)?;
-        let mut counts = filled(total, 0u32)?;
-        for (column, &r) in references.iter().enumerate() {
-            for &(id, count) in &bags.texts[r as usize].entries {
-                let at = &mut ends[id as usize];
-                // references.len() fits u32: Distinct counts its inputs in u32.
-                (columns[*at], counts[*at]) = (column as u32, count);
-                *at += 1;
+        // Each id's start, for now: the cursors of the filling below.
+        let columns_total = starts_of(&mut ends);
+        let counts_total = starts_of(&mut repeated_ends);
+        let mut columns = filled(columns_total, 0u32)?;
+        let mut counts = filled(counts_total, 0u32)?;
+        // Columns ascending, those holding an id once first: a pass for each.
+        for repeated in [false, true] {
+            for (column, &r) in references.iter().enumerate() {
+                let runs = bags.texts[r as usize].all_counts();
+                for (id, count) in runs.filter(|&(_, count)| (count > 1) == repeated) {
+                    let at = &mut ends[id as usize];
+                    // references.len() fits u32: Distinct counts its inputs in u32.
+                    columns[*at] = column as u32;
+                    *at += 1;
+                    if repeated {
+                        let at = &mut repeated_ends[id as usize];
+                        counts[*at] = count;
+                        *at += 1;
+                    }
+                }
             }
         }
         Ok(Self {
             ends,
             columns,
+            repeated_ends,
             counts,
         })
     }
 
-    /// The (columns, counts) of an id.
-    fn of(&self, id: u32) -> (&[u32], &[u32]) {
-        let id = id as usize;
-        let start = id.checked_sub(1).map_or(0, |previous| self.ends[previous]);
-        let end = self.ends[id];
-        (&self.columns[start..end], &self.counts[start..end])
+    fn of(&self, id: u32) -> Holders<'_> {
+        let span = |ends: &[usize]| {
+            let id = id as usize;
+            id.checked_sub(1).map_or(0, |previous| ends[previous])..ends[id]
+        };
+        let (columns, counts) = (span(&self.ends), span(&self.repeated_ends));
+        let once = columns.len() - counts.len();
+        let (once, repeated) = self.columns[columns].split_at(once);
+        Holders {
+            once,
+            repeated,
+            counts: &self.counts[counts],
+        }
     }
+}
+
+/// Turns counts per id into the start of each id's span; returns their total.
+fn starts_of(counts: &mut [usize]) -> usize {
+    let mut total = 0;
+    for count in counts {
+        (*count, total) = (total, total + *count);
+    }
+    total
 }
 
 /// One hypothesis against every distinct reference: the buffers of a worker.
@@ -544,17 +583,13 @@ impl Row {
         let mut start = 0;
         for &(k, end) in &text.orders {
             let matches = &mut self.matches[k * columns..(k + 1) * columns];
-            for &(id, own) in &text.entries[start..end] {
-                let (holders, counts) = batch.postings.of(id);
-                if own == 1 {
-                    // The common case past the shortest orders: every holder matches once.
-                    for &column in holders {
-                        matches[column as usize] += 1;
-                    }
-                } else {
-                    for (&column, &count) in holders.iter().zip(counts) {
-                        matches[column as usize] += count.min(own);
-                    }
+            for (id, own) in text.counts(start..end) {
+                let holders = batch.postings.of(id);
+                for &column in holders.once {
+                    matches[column as usize] += 1;
+                }
+                for (&column, &count) in holders.repeated.iter().zip(holders.counts) {
+                    matches[column as usize] += count.min(own);
                 }
             }
             start = end;
@@ -698,7 +733,7 @@ impl MeanBag {
             if weight == 0 {
                 continue;
             }
-            for &(id, count) in &bags.texts[text].entries {
+            for (id, count) in bags.texts[text].all_counts() {
                 checked_add(&mut counts[id as usize], weight * Count::from(count))?;
             }
             for (kind, totals) in totals.iter_mut().enumerate() {
@@ -754,7 +789,7 @@ impl MeanBag {
         for &(k, end) in &text.orders {
             let (kind, index) = bags.order_of_start(k);
             let (mut matched, mut counted) = (0, 0u64);
-            for &(id, count) in &text.entries[start..end] {
+            for (id, count) in text.counts(start..end) {
                 checked_add(
                     &mut matched,
                     scale(Count::from(count))?.min(self.counts[id as usize]),
