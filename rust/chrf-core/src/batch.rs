@@ -115,18 +115,12 @@ impl<'t> Distinct<'t> {
 
 impl Bags {
     fn new(texts: &[&str], settings: &Settings) -> Result<Self, ChrfError> {
-        let mut words = FxHashMap::default();
-        let mut units = Vec::new();
-        reserve(&mut units, texts.len())?;
-        for text in texts {
-            units.push(units_of(text, settings, &mut words)?);
-        }
-        drop(words);
+        let units = units_of(texts, settings)?;
         let mut lengths = Vec::new();
         reserve(&mut lengths, texts.len())?;
-        lengths.extend(units.iter().map(|kinds| kinds.each_ref().map(Vec::len)));
+        lengths.extend((0..texts.len()).map(|t| units.each_ref().map(|kind| kind.span(t).len())));
         let mut ids_per_text: Vec<Vec<u32>> = filled(texts.len(), Vec::new())?;
-        let mut interner = Interner::new(texts.len())?;
+        let mut interner = Interner::default();
         let mut order_starts = vec![0u32];
         let mut interned = [0; KINDS];
         for (kind, max_order) in [settings.char_order(), settings.word_order()]
@@ -134,7 +128,7 @@ impl Bags {
             .enumerate()
         {
             interned[kind] = interner.orders(
-                (&units, kind),
+                &units[kind],
                 max_order,
                 &mut ids_per_text,
                 &mut order_starts,
@@ -172,28 +166,52 @@ impl Bags {
     }
 }
 
-/// The units of a text: code points for character n-grams, token ids for word n-grams.
-fn units_of<'t>(
-    text: &'t str,
-    settings: &Settings,
-    words: &mut FxHashMap<&'t str, u32>,
-) -> Result<[Vec<u32>; KINDS], ChrfError> {
-    let mut chars = Vec::new();
+/// The units of one kind of every text, end to end: flat, so that the batch's units are a
+/// few allocations, given back whole when dropped.
+#[derive(Default)]
+struct Units {
+    units: Vec<u32>,
+    /// Per text: where its units end.
+    ends: Vec<usize>,
+}
+
+impl Units {
+    fn span(&self, text: usize) -> std::ops::Range<usize> {
+        text.checked_sub(1)
+            .map_or(0, |previous| self.ends[previous])..self.ends[text]
+    }
+}
+
+/// The units of the texts: code points for character n-grams, token ids for word n-grams.
+fn units_of(texts: &[&str], settings: &Settings) -> Result<[Units; KINDS], ChrfError> {
+    let mut kinds: [Units; KINDS] = Default::default();
+    let [chars, tokens] = &mut kinds;
+    reserve(&mut chars.ends, texts.len())?;
+    reserve(&mut tokens.ends, texts.len())?;
     if settings.char_order() > 0 {
-        reserve(&mut chars, text.len())?; // at least one byte per code point
-        for_each_char_unit(text, settings.include_whitespace, |unit| chars.push(unit));
+        // At least one byte per code point.
+        reserve(&mut chars.units, texts.iter().map(|text| text.len()).sum())?;
     }
-    let mut tokens = Vec::new();
-    if settings.word_order() > 0 {
-        let mut outcome = Ok(());
-        for_each_word_token(text, |token| {
-            if outcome.is_ok() {
-                outcome = word_id(words, token).and_then(|id| push(&mut tokens, id));
-            }
-        });
-        outcome?;
+    let mut words = FxHashMap::default();
+    for text in texts {
+        if settings.char_order() > 0 {
+            for_each_char_unit(text, settings.include_whitespace, |unit| {
+                chars.units.push(unit)
+            });
+        }
+        if settings.word_order() > 0 {
+            let mut outcome = Ok(());
+            for_each_word_token(text, |token| {
+                if outcome.is_ok() {
+                    outcome = word_id(&mut words, token).and_then(|id| push(&mut tokens.units, id));
+                }
+            });
+            outcome?;
+        }
+        chars.ends.push(chars.units.len());
+        tokens.ends.push(tokens.units.len());
     }
-    Ok([chars, tokens])
+    Ok(kinds)
 }
 
 fn word_id<'t>(words: &mut FxHashMap<&'t str, u32>, token: &'t str) -> Result<u32, ChrfError> {
@@ -206,13 +224,17 @@ fn word_id<'t>(words: &mut FxHashMap<&'t str, u32>, token: &'t str) -> Result<u3
     Ok(id)
 }
 
+/// The window id of a unit where no window of the order starts, or one found in one text only.
+const NO_WINDOW: u32 = u32::MAX;
+
 /// Batch-wide ids of shared n-grams, order after order.
+#[derive(Default)]
 struct Interner {
-    /// Per text: the shared windows of the last order, as (start, id in that order).
-    frontier: Vec<Vec<(u32, u32)>>,
-    /// Per text: the windows of the order being interned.
-    next: Vec<Vec<(u32, u32)>>,
-    /// (id of the (n-1)-gram, next unit) to the id of the n-gram, for the order being interned.
+    /// Per unit (texts end to end): the id of the window of the order starting there, in the
+    /// order's map while interning, then batch-wide (else [`NO_WINDOW`]). A window of order
+    /// n is interned from the batch-wide id of its first n - 1 units, rewritten in place.
+    windows: Vec<u32>,
+    /// (batch-wide id of the (n-1)-gram, next unit) to the id of the n-gram in the order.
     map: FxHashMap<u64, u32>,
     /// Per id of the order: 1 + the last text seen with it, and whether an earlier text was.
     last_text: Vec<u32>,
@@ -222,91 +244,81 @@ struct Interner {
 }
 
 impl Interner {
-    fn new(texts: usize) -> Result<Self, ChrfError> {
-        Ok(Self {
-            frontier: filled(texts, Vec::new())?,
-            next: filled(texts, Vec::new())?,
-            map: FxHashMap::default(),
-            last_text: Vec::new(),
-            shared: Vec::new(),
-            batch_id: Vec::new(),
-        })
-    }
-
     /// Interns the shared n-grams of orders 1..=max_order of one kind of units, appending each
     /// text's batch-wide ids to `ids_per_text` and each order's first id to `order_starts`;
     /// returns the number of orders with a shared n-gram.
     fn orders(
         &mut self,
-        units: (&[[Vec<u32>; KINDS]], usize),
+        units: &Units,
         max_order: usize,
         ids_per_text: &mut [Vec<u32>],
         order_starts: &mut Vec<u32>,
     ) -> Result<usize, ChrfError> {
-        let (texts, kind) = units;
-        let longest = texts.iter().map(|u| u[kind].len()).max().unwrap_or(0);
+        let texts = ids_per_text.len();
+        let longest = (0..texts).map(|t| units.span(t).len()).max().unwrap_or(0);
         if u32::try_from(longest).is_err() {
-            return Err(out_of_memory::<(u32, u32)>(longest));
+            return Err(out_of_memory::<u32>(longest));
         }
+        refill(&mut self.windows, units.units.len(), NO_WINDOW)?;
         for n in 1..=max_order.min(longest) {
             self.intern_order(units, n)?;
             let base = order_starts.last().copied().unwrap_or(0);
-            let count = self.number_shared(base)?;
+            let count = self.number_shared(units, base)?;
             if count == 0 {
                 // No shared n-gram of order n: none of any higher order either.
                 return Ok(n - 1);
             }
             push(order_starts, base + count)?;
             for (t, ids) in ids_per_text.iter_mut().enumerate() {
-                let batch_id = &self.batch_id;
-                self.next[t].retain(|&(_, id)| batch_id[id as usize] != u32::MAX);
-                reserve(ids, self.next[t].len())?;
-                ids.extend(self.next[t].iter().map(|&(_, id)| batch_id[id as usize]));
+                let windows = &mut self.windows[units.span(t)];
+                for window in windows.iter_mut().filter(|w| **w != NO_WINDOW) {
+                    *window = self.batch_id[*window as usize];
+                }
+                let shared = windows.iter().filter(|&&w| w != NO_WINDOW);
+                // Exactly: the ids become the text's bag, kept to the end.
+                ids.try_reserve_exact(shared.clone().count())
+                    .map_err(|_| out_of_memory::<u32>(ids.len()))?;
+                ids.extend(shared);
             }
-            std::mem::swap(&mut self.frontier, &mut self.next);
         }
         Ok(max_order.min(longest))
     }
 
-    /// The windows of order n of every text into `next`: all of them for n = 1, else the
+    /// The windows of order n of every text, in place: all of them for n = 1, else the
     /// shared windows of order n - 1 grown by one unit.
-    fn intern_order(
-        &mut self,
-        (texts, kind): (&[[Vec<u32>; KINDS]], usize),
-        n: usize,
-    ) -> Result<(), ChrfError> {
+    fn intern_order(&mut self, units: &Units, n: usize) -> Result<(), ChrfError> {
         self.map.clear();
-        for (t, units) in texts.iter().map(|u| &u[kind]).enumerate() {
-            let next = &mut self.next[t];
-            next.clear();
-            if n == 1 {
-                reserve(next, units.len())?;
-                for (start, &unit) in units.iter().enumerate() {
-                    let id = intern(&mut self.map, u32::MAX, unit)?;
-                    next.push((start as u32, id));
-                }
-            } else {
-                reserve(next, self.frontier[t].len())?;
-                for &(start, previous) in &self.frontier[t] {
-                    if let Some(&unit) = units.get(start as usize + n - 1) {
-                        let id = intern(&mut self.map, previous, unit)?;
-                        next.push((start, id));
-                    }
-                }
+        for t in 0..units.ends.len() {
+            let span = units.span(t);
+            let (text, windows) = (&units.units[span.clone()], &mut self.windows[span]);
+            let starts = text.len().saturating_sub(n - 1);
+            for (start, window) in windows.iter_mut().enumerate() {
+                *window = if start >= starts {
+                    NO_WINDOW
+                } else if n == 1 {
+                    intern(&mut self.map, NO_WINDOW, text[start])?
+                } else if *window != NO_WINDOW {
+                    intern(&mut self.map, *window, text[start + n - 1])?
+                } else {
+                    NO_WINDOW
+                };
             }
         }
         Ok(())
     }
 
     /// Gives the ids of the order found in two texts or more batch-wide ids from `base` on,
-    /// in `batch_id` (u32::MAX for the others); returns how many there are.
-    fn number_shared(&mut self, base: u32) -> Result<u32, ChrfError> {
+    /// in `batch_id` ([`NO_WINDOW`] for the others); returns how many there are.
+    fn number_shared(&mut self, units: &Units, base: u32) -> Result<u32, ChrfError> {
         let ids = self.map.len();
         refill(&mut self.last_text, ids, 0)?;
         refill(&mut self.shared, ids, false)?;
-        for (t, windows) in self.next.iter().enumerate() {
+        for t in 0..units.ends.len() {
             let mark = t as u32 + 1;
-            for &(_, id) in windows {
+            for &id in self.windows[units.span(t)]
+                .iter()
+                .filter(|&&w| w != NO_WINDOW)
+            {
                 let last = &mut self.last_text[id as usize];
                 if *last != mark {
                     self.shared[id as usize] |= *last != 0;
@@ -314,7 +326,7 @@ impl Interner {
                 }
             }
         }
-        refill(&mut self.batch_id, ids, u32::MAX)?;
+        refill(&mut self.batch_id, ids, NO_WINDOW)?;
         let mut count = 0u32;
         for (batch_id, _) in self
             .batch_id
@@ -324,8 +336,8 @@ impl Interner {
         {
             *batch_id = base
                 .checked_add(count)
-                .filter(|&id| id != u32::MAX)
-                .ok_or_else(|| out_of_memory::<(u32, u32)>(u32::MAX as usize))?;
+                .filter(|&id| id != NO_WINDOW)
+                .ok_or_else(|| out_of_memory::<u32>(u32::MAX as usize))?;
             count += 1;
         }
         Ok(count)
