@@ -12,7 +12,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::float::float_score_of_runs;
+use crate::float::{float_score_of_runs, Run};
 use crate::memory::{filled, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
 use crate::stats::{window_count, PairCounts};
@@ -542,7 +542,8 @@ struct Row {
     /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
     /// windows of the order, below 2^32 (`Interner::orders` checks the lengths), so u32 holds it.
     matches: Vec<u32>,
-    pair: PairCounts,
+    /// The counts of the pair being scored, every order of the settings.
+    runs: Vec<Run>,
     scores: Vec<f64>,
 }
 
@@ -555,33 +556,20 @@ impl Row {
             .ok_or_else(|| out_of_memory::<u32>(usize::MAX))?;
         Ok(Self {
             matches: filled(cells, 0)?,
-            pair: PairCounts::default(),
+            runs: Vec::new(),
             scores: filled(columns, 0.0)?,
         })
     }
 
     fn score(&mut self, hyp: usize, batch: &Batch<'_>) -> Result<(), ChrfError> {
         self.count_matches(hyp, batch);
-        let settings = batch.settings;
         let columns = batch.references.len();
         for (column, (score, &reference)) in
             self.scores.iter_mut().zip(batch.references).enumerate()
         {
-            let matches = self
-                .matches
-                .iter()
-                .skip(column)
-                .step_by(columns.max(1))
-                .copied();
-            pair_counts(
-                hyp,
-                reference as usize,
-                matches,
-                batch.bags,
-                settings,
-                &mut self.pair,
-            )?;
-            *score = float_score_of_runs(self.pair.runs(settings), settings)?;
+            let matches = |k: usize| self.matches[k * columns + column];
+            pair_runs((hyp, reference as usize), matches, batch, &mut self.runs)?;
+            *score = float_score_of_runs(self.runs.iter().copied(), batch.settings)?;
         }
         self.matches.fill(0);
         Ok(())
@@ -609,36 +597,39 @@ impl Row {
     }
 }
 
-/// The counts of hypothesis `h` against reference `r`, given the pair's clipped matches of
-/// each interned order.
-fn pair_counts(
-    h: usize,
-    r: usize,
-    matches: impl Iterator<Item = u32>,
-    bags: &Bags,
-    settings: &Settings,
-    pair: &mut PairCounts,
+/// The counts of hypothesis `h` against reference `r`, every order of the settings, given
+/// the pair's clipped matches of each interned order; the orders past both texts' lengths,
+/// which all count (0, 0, 0), as one run.
+fn pair_runs(
+    (h, r): (usize, usize),
+    matches: impl Fn(usize) -> u32,
+    batch: &Batch<'_>,
+    runs: &mut Vec<Run>,
 ) -> Result<(), ChrfError> {
+    let (bags, settings) = (batch.bags, batch.settings);
     let orders = [settings.char_order(), settings.word_order()];
-    for (kind, out) in pair.kinds.iter_mut().enumerate() {
+    runs.clear();
+    let mut first_order = 0; // the interned order k of the kind's order 1
+    for (kind, order) in orders.into_iter().enumerate() {
         let (hyp_len, ref_len) = (bags.lengths[h][kind], bags.lengths[r][kind]);
-        let kept = orders[kind].min(hyp_len.max(ref_len));
-        out.clear();
-        reserve(out, kept)?;
-        out.extend((1..=kept).map(|n| {
+        let kept = order.min(hyp_len.max(ref_len));
+        let interned = bags.interned[kind];
+        for n in 1..=kept {
             let reference = window_count(ref_len, n);
-            // A text against itself: every n-gram matches, shared or not.
-            let matching = if h == r { reference } else { 0 };
-            OrderCounts::of_pair(window_count(hyp_len, n), reference, matching, settings)
-        }));
-    }
-    if h != r {
-        // Only shared n-grams can match between distinct texts. An order with a match is one
-        // both texts have, so it is among the kept orders.
-        for (k, matching) in matches.enumerate().filter(|&(_, m)| m > 0) {
-            let (kind, index) = bags.order_of_start(k);
-            pair.kinds[kind][index].matching += Count::from(matching);
+            let matching = if h == r {
+                reference // a text against itself: every n-gram matches, shared or not
+            } else if n <= interned {
+                // Only shared n-grams can match between distinct texts.
+                Count::from(matches(first_order + n - 1))
+            } else {
+                0
+            };
+            let counts =
+                OrderCounts::of_pair(window_count(hyp_len, n), reference, matching, settings);
+            push(runs, (counts, 1))?;
         }
+        push(runs, (OrderCounts::default(), order - kept))?;
+        first_order += interned;
     }
     Ok(())
 }
