@@ -1013,6 +1013,53 @@ mod tests {
         }
     }
 
+    /// Texts of few letters with repeated stretches: n-grams held many times by a hypothesis,
+    /// a reference or both, at every order (what the postings' counts are for); duplicates,
+    /// empty and blank texts included.
+    fn repetitive_texts(count: usize, seed: u64) -> Vec<String> {
+        let pieces = ["ab", "aab", "ba ", "abab", "a", " ", "bb a", "ab ab"];
+        let mut state = seed;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut texts: Vec<String> = (0..count)
+            .map(|_| (0..next(7)).map(|_| pieces[next(pieces.len())]).collect())
+            .collect();
+        texts.extend([
+            String::new(),
+            " ".into(),
+            texts[1].clone(),
+            texts[2].repeat(3),
+        ]);
+        texts
+    }
+
+    #[test]
+    fn pairwise_of_repetitive_texts_equals_each_pair_alone() {
+        let texts = repetitive_texts(26, 0x9E37_79B9_7F4A_7C15);
+        // Hypotheses among the references and not, references repeated.
+        let (hyps, refs) = (&texts[..20], &texts[8..]);
+        for (char_order, word_order, eps) in [(6, 0, false), (6, 2, true), (3, 4, false)] {
+            let mut settings =
+                Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
+            settings.eps_smoothing = eps;
+            for (h, r) in [(hyps, refs), (&texts[..], &texts[..])] {
+                let scores = pairwise_scores(h, r, &settings, &Interrupt::default()).unwrap();
+                for (i, hyp) in h.iter().enumerate() {
+                    for (j, reference) in r.iter().enumerate() {
+                        let alone =
+                            segment_statistics(hyp, [reference.as_str()], &settings).unwrap();
+                        let expected = float_score(&alone, &settings).unwrap();
+                        assert_eq!(scores[i * r.len() + j], expected, "{hyp:?} / {reference:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The aggregate score by its definition: every n-gram of every order counted in maps.
     fn aggregate_by_counting(hyp: &str, refs: &[String], weights: &[u64], s: &Settings) -> f64 {
         type Bag = HashMap<Vec<String>, Count>;
