@@ -6,8 +6,12 @@
 //! hypothesis and reference are that same text, where every n-gram matches: it needs no id,
 //! and neither do its extensions, so a window grows to the next order only while it is shared.
 //! The work thus ends with the longest text two texts share, whatever the orders. A text's bag
-//! of shared n-grams is a sorted list of (id, count); a pair of texts is scored by looking up
-//! the reference's bag in a dense array holding the hypothesis's counts.
+//! of shared n-grams is the sorted list of its shared windows' ids.
+//!
+//! A pairwise row inverts the references' bags: for each n-gram of the hypothesis, the
+//! references holding it add their clipped matches to per-order counters of the whole row,
+//! so that a row costs the n-grams its hypothesis shares with each reference, read in
+//! sequence, rather than a random lookup per n-gram of every reference.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -541,6 +545,8 @@ struct Row {
     /// Per interned order k, per column: the clipped matches of the order's shared n-grams
     /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
     /// windows of the order, below 2^32 (`Interner::orders` checks the lengths), so u32 holds it.
+    /// The interned orders end with the longest n-gram two texts share, so under the usual
+    /// orders (6, or 6 + 2) this is a few times a row of scores.
     matches: Vec<u32>,
     /// The counts of the pair being scored, every order of the settings.
     runs: Vec<Run>,
