@@ -6,13 +6,17 @@
 //! hypothesis and reference are that same text, where every n-gram matches: it needs no id,
 //! and neither do its extensions, so a window grows to the next order only while it is shared.
 //! The work thus ends with the longest text two texts share, whatever the orders. A text's bag
-//! of shared n-grams is a sorted list of (id, count); a pair of texts is scored by looking up
-//! the reference's bag in a dense array holding the hypothesis's counts.
+//! of shared n-grams is the sorted list of its shared windows' ids.
+//!
+//! A pairwise row inverts the references' bags: for each n-gram of the hypothesis, the
+//! references holding it add their clipped matches to per-order counters of the whole row,
+//! so that a row costs the n-grams its hypothesis shares with each reference, read in
+//! sequence, rather than a random lookup per n-gram of every reference.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::float::float_score_of_runs;
+use crate::float::{float_score_of_runs, Run};
 use crate::memory::{filled, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
 use crate::stats::{window_count, PairCounts};
@@ -36,25 +40,38 @@ struct Bags {
 
 /// The shared n-grams of one text.
 struct TextBag {
-    /// (id, count), sorted by id: ids of order n come before the ids of order n + 1,
-    /// character orders before word orders.
-    entries: Vec<(u32, u32)>,
-    /// Per order with entries: (k, end) where the order's ids start at `order_starts[k]` and
-    /// its entries end at `entries[end]`.
+    /// The id of each shared window, sorted (an id as often as the text has the n-gram): ids
+    /// of order n come before the ids of order n + 1, character orders before word orders.
+    /// Counts are mostly 1, so this takes half the memory of (id, count) pairs.
+    ids: Vec<u32>,
+    /// Per order with ids: (k, end) where the order's ids start at `order_starts[k]` and end
+    /// at `ids[end]`.
     orders: Vec<(usize, usize)>,
 }
 
-/// The orders of sorted entries, as [`TextBag::orders`] holds them.
-fn order_spans(
-    entries: &[(u32, u32)],
-    order_starts: &[u32],
-) -> Result<Vec<(usize, usize)>, ChrfError> {
+impl TextBag {
+    /// The (id, count) of each n-gram among `ids[range]`. A count is at most the text's number
+    /// of windows of one order, below 2^32 (`Interner::orders` checks the lengths).
+    fn counts(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.ids[range]
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len() as u32))
+    }
+
+    /// Every (id, count) of the text.
+    fn all_counts(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.counts(0..self.ids.len())
+    }
+}
+
+/// The orders of sorted ids, as [`TextBag::orders`] holds them.
+fn order_spans(ids: &[u32], order_starts: &[u32]) -> Result<Vec<(usize, usize)>, ChrfError> {
     let mut spans = Vec::new();
     let mut start = 0;
-    while let Some(&(first, _)) = entries.get(start) {
+    while let Some(&first) = ids.get(start) {
         let k = order_starts.partition_point(|&id| id <= first) - 1;
         let end_id = order_starts.get(k + 1).copied().unwrap_or(u32::MAX);
-        let end = start + entries[start..].partition_point(|&(id, _)| id < end_id);
+        let end = start + ids[start..].partition_point(|&id| id < end_id);
         push(&mut spans, (k, end))?;
         start = end;
     }
@@ -102,18 +119,12 @@ impl<'t> Distinct<'t> {
 
 impl Bags {
     fn new(texts: &[&str], settings: &Settings) -> Result<Self, ChrfError> {
-        let mut words = FxHashMap::default();
-        let mut units = Vec::new();
-        reserve(&mut units, texts.len())?;
-        for text in texts {
-            units.push(units_of(text, settings, &mut words)?);
-        }
-        drop(words);
+        let units = units_of(texts, settings)?;
         let mut lengths = Vec::new();
         reserve(&mut lengths, texts.len())?;
-        lengths.extend(units.iter().map(|kinds| kinds.each_ref().map(Vec::len)));
+        lengths.extend((0..texts.len()).map(|t| units.each_ref().map(|kind| kind.span(t).len())));
         let mut ids_per_text: Vec<Vec<u32>> = filled(texts.len(), Vec::new())?;
-        let mut interner = Interner::new(texts.len())?;
+        let mut interner = Interner::default();
         let mut order_starts = vec![0u32];
         let mut interned = [0; KINDS];
         for (kind, max_order) in [settings.char_order(), settings.word_order()]
@@ -121,7 +132,7 @@ impl Bags {
             .enumerate()
         {
             interned[kind] = interner.orders(
-                (&units, kind),
+                &units[kind],
                 max_order,
                 &mut ids_per_text,
                 &mut order_starts,
@@ -133,9 +144,8 @@ impl Bags {
             .into_par_iter()
             .map(|mut ids| {
                 ids.sort_unstable();
-                let entries = run_lengths(&ids)?;
-                let orders = order_spans(&entries, &order_starts)?;
-                Ok(TextBag { entries, orders })
+                let orders = order_spans(&ids, &order_starts)?;
+                Ok(TextBag { ids, orders })
             })
             .collect::<Result<_, _>>()?;
         Ok(Self {
@@ -160,28 +170,52 @@ impl Bags {
     }
 }
 
-/// The units of a text: code points for character n-grams, token ids for word n-grams.
-fn units_of<'t>(
-    text: &'t str,
-    settings: &Settings,
-    words: &mut FxHashMap<&'t str, u32>,
-) -> Result<[Vec<u32>; KINDS], ChrfError> {
-    let mut chars = Vec::new();
+/// The units of one kind of every text, end to end: flat, so that the batch's units are a
+/// few allocations, given back whole when dropped.
+#[derive(Default)]
+struct Units {
+    units: Vec<u32>,
+    /// Per text: where its units end.
+    ends: Vec<usize>,
+}
+
+impl Units {
+    fn span(&self, text: usize) -> std::ops::Range<usize> {
+        text.checked_sub(1)
+            .map_or(0, |previous| self.ends[previous])..self.ends[text]
+    }
+}
+
+/// The units of the texts: code points for character n-grams, token ids for word n-grams.
+fn units_of(texts: &[&str], settings: &Settings) -> Result<[Units; KINDS], ChrfError> {
+    let mut kinds: [Units; KINDS] = Default::default();
+    let [chars, tokens] = &mut kinds;
+    reserve(&mut chars.ends, texts.len())?;
+    reserve(&mut tokens.ends, texts.len())?;
     if settings.char_order() > 0 {
-        reserve(&mut chars, text.len())?; // at least one byte per code point
-        for_each_char_unit(text, settings.include_whitespace, |unit| chars.push(unit));
+        // At least one byte per code point.
+        reserve(&mut chars.units, texts.iter().map(|text| text.len()).sum())?;
     }
-    let mut tokens = Vec::new();
-    if settings.word_order() > 0 {
-        let mut outcome = Ok(());
-        for_each_word_token(text, |token| {
-            if outcome.is_ok() {
-                outcome = word_id(words, token).and_then(|id| push(&mut tokens, id));
-            }
-        });
-        outcome?;
+    let mut words = FxHashMap::default();
+    for text in texts {
+        if settings.char_order() > 0 {
+            for_each_char_unit(text, settings.include_whitespace, |unit| {
+                chars.units.push(unit)
+            });
+        }
+        if settings.word_order() > 0 {
+            let mut outcome = Ok(());
+            for_each_word_token(text, |token| {
+                if outcome.is_ok() {
+                    outcome = word_id(&mut words, token).and_then(|id| push(&mut tokens.units, id));
+                }
+            });
+            outcome?;
+        }
+        chars.ends.push(chars.units.len());
+        tokens.ends.push(tokens.units.len());
     }
-    Ok([chars, tokens])
+    Ok(kinds)
 }
 
 fn word_id<'t>(words: &mut FxHashMap<&'t str, u32>, token: &'t str) -> Result<u32, ChrfError> {
@@ -194,13 +228,17 @@ fn word_id<'t>(words: &mut FxHashMap<&'t str, u32>, token: &'t str) -> Result<u3
     Ok(id)
 }
 
+/// The window id of a unit where no window of the order starts, or one found in one text only.
+const NO_WINDOW: u32 = u32::MAX;
+
 /// Batch-wide ids of shared n-grams, order after order.
+#[derive(Default)]
 struct Interner {
-    /// Per text: the shared windows of the last order, as (start, id in that order).
-    frontier: Vec<Vec<(u32, u32)>>,
-    /// Per text: the windows of the order being interned.
-    next: Vec<Vec<(u32, u32)>>,
-    /// (id of the (n-1)-gram, next unit) to the id of the n-gram, for the order being interned.
+    /// Per unit (texts end to end): the id of the window of the order starting there, in the
+    /// order's map while interning, then batch-wide (else [`NO_WINDOW`]). A window of order
+    /// n is interned from the batch-wide id of its first n - 1 units, rewritten in place.
+    windows: Vec<u32>,
+    /// (batch-wide id of the (n-1)-gram, next unit) to the id of the n-gram in the order.
     map: FxHashMap<u64, u32>,
     /// Per id of the order: 1 + the last text seen with it, and whether an earlier text was.
     last_text: Vec<u32>,
@@ -210,91 +248,81 @@ struct Interner {
 }
 
 impl Interner {
-    fn new(texts: usize) -> Result<Self, ChrfError> {
-        Ok(Self {
-            frontier: filled(texts, Vec::new())?,
-            next: filled(texts, Vec::new())?,
-            map: FxHashMap::default(),
-            last_text: Vec::new(),
-            shared: Vec::new(),
-            batch_id: Vec::new(),
-        })
-    }
-
     /// Interns the shared n-grams of orders 1..=max_order of one kind of units, appending each
     /// text's batch-wide ids to `ids_per_text` and each order's first id to `order_starts`;
     /// returns the number of orders with a shared n-gram.
     fn orders(
         &mut self,
-        units: (&[[Vec<u32>; KINDS]], usize),
+        units: &Units,
         max_order: usize,
         ids_per_text: &mut [Vec<u32>],
         order_starts: &mut Vec<u32>,
     ) -> Result<usize, ChrfError> {
-        let (texts, kind) = units;
-        let longest = texts.iter().map(|u| u[kind].len()).max().unwrap_or(0);
+        let texts = ids_per_text.len();
+        let longest = (0..texts).map(|t| units.span(t).len()).max().unwrap_or(0);
         if u32::try_from(longest).is_err() {
-            return Err(out_of_memory::<(u32, u32)>(longest));
+            return Err(out_of_memory::<u32>(longest));
         }
+        refill(&mut self.windows, units.units.len(), NO_WINDOW)?;
         for n in 1..=max_order.min(longest) {
             self.intern_order(units, n)?;
             let base = order_starts.last().copied().unwrap_or(0);
-            let count = self.number_shared(base)?;
+            let count = self.number_shared(units, base)?;
             if count == 0 {
                 // No shared n-gram of order n: none of any higher order either.
                 return Ok(n - 1);
             }
             push(order_starts, base + count)?;
             for (t, ids) in ids_per_text.iter_mut().enumerate() {
-                let batch_id = &self.batch_id;
-                self.next[t].retain(|&(_, id)| batch_id[id as usize] != u32::MAX);
-                reserve(ids, self.next[t].len())?;
-                ids.extend(self.next[t].iter().map(|&(_, id)| batch_id[id as usize]));
+                let windows = &mut self.windows[units.span(t)];
+                for window in windows.iter_mut().filter(|w| **w != NO_WINDOW) {
+                    *window = self.batch_id[*window as usize];
+                }
+                let shared = windows.iter().filter(|&&w| w != NO_WINDOW);
+                // Exactly: the ids become the text's bag, kept to the end.
+                ids.try_reserve_exact(shared.clone().count())
+                    .map_err(|_| out_of_memory::<u32>(ids.len()))?;
+                ids.extend(shared);
             }
-            std::mem::swap(&mut self.frontier, &mut self.next);
         }
         Ok(max_order.min(longest))
     }
 
-    /// The windows of order n of every text into `next`: all of them for n = 1, else the
+    /// The windows of order n of every text, in place: all of them for n = 1, else the
     /// shared windows of order n - 1 grown by one unit.
-    fn intern_order(
-        &mut self,
-        (texts, kind): (&[[Vec<u32>; KINDS]], usize),
-        n: usize,
-    ) -> Result<(), ChrfError> {
+    fn intern_order(&mut self, units: &Units, n: usize) -> Result<(), ChrfError> {
         self.map.clear();
-        for (t, units) in texts.iter().map(|u| &u[kind]).enumerate() {
-            let next = &mut self.next[t];
-            next.clear();
-            if n == 1 {
-                reserve(next, units.len())?;
-                for (start, &unit) in units.iter().enumerate() {
-                    let id = intern(&mut self.map, u32::MAX, unit)?;
-                    next.push((start as u32, id));
-                }
-            } else {
-                reserve(next, self.frontier[t].len())?;
-                for &(start, previous) in &self.frontier[t] {
-                    if let Some(&unit) = units.get(start as usize + n - 1) {
-                        let id = intern(&mut self.map, previous, unit)?;
-                        next.push((start, id));
-                    }
-                }
+        for t in 0..units.ends.len() {
+            let span = units.span(t);
+            let (text, windows) = (&units.units[span.clone()], &mut self.windows[span]);
+            let starts = text.len().saturating_sub(n - 1);
+            for (start, window) in windows.iter_mut().enumerate() {
+                *window = if start >= starts {
+                    NO_WINDOW
+                } else if n == 1 {
+                    intern(&mut self.map, NO_WINDOW, text[start])?
+                } else if *window != NO_WINDOW {
+                    intern(&mut self.map, *window, text[start + n - 1])?
+                } else {
+                    NO_WINDOW
+                };
             }
         }
         Ok(())
     }
 
     /// Gives the ids of the order found in two texts or more batch-wide ids from `base` on,
-    /// in `batch_id` (u32::MAX for the others); returns how many there are.
-    fn number_shared(&mut self, base: u32) -> Result<u32, ChrfError> {
+    /// in `batch_id` ([`NO_WINDOW`] for the others); returns how many there are.
+    fn number_shared(&mut self, units: &Units, base: u32) -> Result<u32, ChrfError> {
         let ids = self.map.len();
         refill(&mut self.last_text, ids, 0)?;
         refill(&mut self.shared, ids, false)?;
-        for (t, windows) in self.next.iter().enumerate() {
+        for t in 0..units.ends.len() {
             let mark = t as u32 + 1;
-            for &(_, id) in windows {
+            for &id in self.windows[units.span(t)]
+                .iter()
+                .filter(|&&w| w != NO_WINDOW)
+            {
                 let last = &mut self.last_text[id as usize];
                 if *last != mark {
                     self.shared[id as usize] |= *last != 0;
@@ -302,7 +330,7 @@ impl Interner {
                 }
             }
         }
-        refill(&mut self.batch_id, ids, u32::MAX)?;
+        refill(&mut self.batch_id, ids, NO_WINDOW)?;
         let mut count = 0u32;
         for (batch_id, _) in self
             .batch_id
@@ -312,8 +340,8 @@ impl Interner {
         {
             *batch_id = base
                 .checked_add(count)
-                .filter(|&id| id != u32::MAX)
-                .ok_or_else(|| out_of_memory::<(u32, u32)>(u32::MAX as usize))?;
+                .filter(|&id| id != NO_WINDOW)
+                .ok_or_else(|| out_of_memory::<u32>(u32::MAX as usize))?;
             count += 1;
         }
         Ok(count)
@@ -330,17 +358,6 @@ fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, Ch
     let id = map.len() as u32;
     map.insert(key, id);
     Ok(id)
-}
-
-fn run_lengths(sorted: &[u32]) -> Result<Vec<(u32, u32)>, ChrfError> {
-    let mut runs: Vec<(u32, u32)> = Vec::new();
-    for &id in sorted {
-        match runs.last_mut() {
-            Some((last, count)) if *last == id => *count += 1,
-            _ => push(&mut runs, (id, 1))?,
-        }
-    }
-    Ok(runs)
 }
 
 /// Pairwise scores, row-major: `scores[i * references.len() + j]` is hypothesis i against
@@ -392,20 +409,26 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     let distinct = Distinct::new(hypotheses, references)?;
     let bags = Bags::new(&distinct.texts, settings)?;
     let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+    let postings = Postings::new(&bags, &unique_refs)?;
     let column_of = position_in(&unique_refs, distinct.texts.len())?;
     let first_row = position_in(&distinct.hypotheses, distinct.texts.len())?;
     let is_first = |row: usize| first_row[distinct.hypotheses[row] as usize] == row;
     let columns = references.len();
+    let batch = Batch {
+        bags: &bags,
+        references: &unique_refs,
+        postings: &postings,
+        settings,
+    };
     out.par_chunks_mut(columns).enumerate().try_for_each_init(
-        || Row::new(&bags, unique_refs.len()),
+        || Row::new(&batch),
         |row, (i, scores)| {
             if !is_first(i) {
                 return Ok(());
             }
             interrupt.check()?;
             let row = row.as_mut().map_err(|e| e.clone())?;
-            let hyp = distinct.hypotheses[i] as usize;
-            row.score(hyp, &unique_refs, &bags, settings)?;
+            row.score(distinct.hypotheses[i] as usize, &batch)?;
             for (score, &r) in scores.iter_mut().zip(&distinct.references) {
                 *score = row.scores[column_of[r as usize]];
             }
@@ -420,92 +443,199 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     Ok(())
 }
 
+/// What every row of a pairwise matrix reads.
+struct Batch<'b> {
+    bags: &'b Bags,
+    /// The distinct references, as distinct texts: column j of a row is `references[j]`.
+    references: &'b [u32],
+    postings: &'b Postings,
+    settings: &'b Settings,
+}
+
+/// The references' bags inverted: per shared n-gram id, the columns (distinct references)
+/// holding it. A row then costs the n-grams its hypothesis shares with each reference, read
+/// in sequence, instead of a lookup for every n-gram of every reference. An id's columns hold
+/// it once first, then more than once, with those counts alone kept (in `counts`): a count
+/// is mostly 1, and a count of 1 clips any match to 1.
+struct Postings {
+    /// Per id: its columns end at `ends[id]` (and start where the previous id's end).
+    ends: Vec<usize>,
+    columns: Vec<u32>,
+    /// Per id: the counts of its last columns, those holding it more than once, end at
+    /// `repeated_ends[id]` (and start where the previous id's end).
+    repeated_ends: Vec<usize>,
+    counts: Vec<u32>,
+}
+
+/// An id's postings: the columns holding it once, the columns holding it more often and
+/// how often.
+struct Holders<'p> {
+    once: &'p [u32],
+    repeated: &'p [u32],
+    counts: &'p [u32],
+}
+
+impl Postings {
+    fn new(bags: &Bags, references: &[u32]) -> Result<Self, ChrfError> {
+        let mut ends = filled(bags.id_count(), 0usize)?;
+        let mut repeated_ends = filled(bags.id_count(), 0usize)?;
+        for &r in references {
+            for (id, count) in bags.texts[r as usize].all_counts() {
+                ends[id as usize] += 1;
+                repeated_ends[id as usize] += usize::from(count > 1);
+            }
+        }
+        // Each id's start, for now: the cursors of the filling below.
+        let columns_total = starts_of(&mut ends);
+        let counts_total = starts_of(&mut repeated_ends);
+        let mut columns = filled(columns_total, 0u32)?;
+        let mut counts = filled(counts_total, 0u32)?;
+        // Columns ascending, those holding an id once first: a pass for each.
+        for repeated in [false, true] {
+            for (column, &r) in references.iter().enumerate() {
+                let runs = bags.texts[r as usize].all_counts();
+                for (id, count) in runs.filter(|&(_, count)| (count > 1) == repeated) {
+                    let at = &mut ends[id as usize];
+                    // references.len() fits u32: Distinct counts its inputs in u32.
+                    columns[*at] = column as u32;
+                    *at += 1;
+                    if repeated {
+                        let at = &mut repeated_ends[id as usize];
+                        counts[*at] = count;
+                        *at += 1;
+                    }
+                }
+            }
+        }
+        Ok(Self {
+            ends,
+            columns,
+            repeated_ends,
+            counts,
+        })
+    }
+
+    fn of(&self, id: u32) -> Holders<'_> {
+        let span = |ends: &[usize]| {
+            let id = id as usize;
+            id.checked_sub(1).map_or(0, |previous| ends[previous])..ends[id]
+        };
+        let (columns, counts) = (span(&self.ends), span(&self.repeated_ends));
+        let once = columns.len() - counts.len();
+        let (once, repeated) = self.columns[columns].split_at(once);
+        Holders {
+            once,
+            repeated,
+            counts: &self.counts[counts],
+        }
+    }
+}
+
+/// Turns counts per id into the start of each id's span; returns their total.
+fn starts_of(counts: &mut [usize]) -> usize {
+    let mut total = 0;
+    for count in counts {
+        (*count, total) = (total, total + *count);
+    }
+    total
+}
+
 /// One hypothesis against every distinct reference: the buffers of a worker.
 struct Row {
-    /// The hypothesis's count of each shared n-gram; all zeros between rows.
-    dense: Vec<u32>,
-    pair: PairCounts,
+    /// Per interned order k, per column: the clipped matches of the order's shared n-grams
+    /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
+    /// windows of the order, below 2^32 (`Interner::orders` checks the lengths), so u32 holds it.
+    /// The interned orders end with the longest n-gram two texts share, so under the usual
+    /// orders (6, or 6 + 2) this is a few times a row of scores.
+    matches: Vec<u32>,
+    /// The counts of the pair being scored, every order of the settings.
+    runs: Vec<Run>,
     scores: Vec<f64>,
 }
 
 impl Row {
-    fn new(bags: &Bags, references: usize) -> Result<Self, ChrfError> {
+    fn new(batch: &Batch<'_>) -> Result<Self, ChrfError> {
+        let columns = batch.references.len();
+        let orders = batch.bags.order_starts.len() - 1;
+        let cells = orders
+            .checked_mul(columns)
+            .ok_or_else(|| out_of_memory::<u32>(usize::MAX))?;
         Ok(Self {
-            dense: filled(bags.id_count(), 0)?,
-            pair: PairCounts::default(),
-            scores: filled(references, 0.0)?,
+            matches: filled(cells, 0)?,
+            runs: Vec::new(),
+            scores: filled(columns, 0.0)?,
         })
     }
 
-    fn score(
-        &mut self,
-        hyp: usize,
-        references: &[u32],
-        bags: &Bags,
-        settings: &Settings,
-    ) -> Result<(), ChrfError> {
-        for &(id, count) in &bags.texts[hyp].entries {
-            self.dense[id as usize] = count;
+    fn score(&mut self, hyp: usize, batch: &Batch<'_>) -> Result<(), ChrfError> {
+        self.count_matches(hyp, batch);
+        let columns = batch.references.len();
+        for (column, (score, &reference)) in
+            self.scores.iter_mut().zip(batch.references).enumerate()
+        {
+            let matches = |k: usize| self.matches[k * columns + column];
+            pair_runs((hyp, reference as usize), matches, batch, &mut self.runs)?;
+            *score = float_score_of_runs(self.runs.iter().copied(), batch.settings)?;
         }
-        let mut outcome = Ok(());
-        for (score, &reference) in self.scores.iter_mut().zip(references) {
-            outcome = pair_counts(
-                hyp,
-                reference as usize,
-                &self.dense,
-                bags,
-                settings,
-                &mut self.pair,
-            )
-            .and_then(|()| float_score_of_runs(self.pair.runs(settings), settings))
-            .map(|value| *score = value);
-            if outcome.is_err() {
-                break;
+        self.matches.fill(0);
+        Ok(())
+    }
+
+    /// Every reference's clipped matches with the hypothesis, order by order, from the
+    /// postings of the hypothesis's shared n-grams.
+    fn count_matches(&mut self, hyp: usize, batch: &Batch<'_>) {
+        let columns = batch.references.len();
+        let text = &batch.bags.texts[hyp];
+        let mut start = 0;
+        for &(k, end) in &text.orders {
+            let matches = &mut self.matches[k * columns..(k + 1) * columns];
+            for (id, own) in text.counts(start..end) {
+                let holders = batch.postings.of(id);
+                for &column in holders.once {
+                    matches[column as usize] += 1;
+                }
+                for (&column, &count) in holders.repeated.iter().zip(holders.counts) {
+                    matches[column as usize] += count.min(own);
+                }
             }
+            start = end;
         }
-        for &(id, _) in &bags.texts[hyp].entries {
-            self.dense[id as usize] = 0;
-        }
-        outcome
     }
 }
 
-/// The counts of hypothesis `h` against reference `r`, as far as either text has n-grams.
-fn pair_counts(
-    h: usize,
-    r: usize,
-    dense: &[u32],
-    bags: &Bags,
-    settings: &Settings,
-    pair: &mut PairCounts,
+/// The counts of hypothesis `h` against reference `r`, every order of the settings, given
+/// the pair's clipped matches of each interned order; the orders past both texts' lengths,
+/// which all count (0, 0, 0), as one run.
+fn pair_runs(
+    (h, r): (usize, usize),
+    matches: impl Fn(usize) -> u32,
+    batch: &Batch<'_>,
+    runs: &mut Vec<Run>,
 ) -> Result<(), ChrfError> {
+    let (bags, settings) = (batch.bags, batch.settings);
     let orders = [settings.char_order(), settings.word_order()];
-    for (kind, out) in pair.kinds.iter_mut().enumerate() {
+    runs.clear();
+    let mut first_order = 0; // the interned order k of the kind's order 1
+    for (kind, order) in orders.into_iter().enumerate() {
         let (hyp_len, ref_len) = (bags.lengths[h][kind], bags.lengths[r][kind]);
-        let kept = orders[kind].min(hyp_len.max(ref_len));
-        out.clear();
-        reserve(out, kept)?;
-        out.extend((1..=kept).map(|n| {
+        let kept = order.min(hyp_len.max(ref_len));
+        let interned = bags.interned[kind];
+        for n in 1..=kept {
             let reference = window_count(ref_len, n);
-            // A text against itself: every n-gram matches, shared or not.
-            let matching = if h == r { reference } else { 0 };
-            OrderCounts::of_pair(window_count(hyp_len, n), reference, matching, settings)
-        }));
-    }
-    if h != r {
-        // Only shared n-grams can match between distinct texts: the reference's, order by order.
-        let reference = &bags.texts[r];
-        let mut start = 0;
-        for &(k, end) in &reference.orders {
-            // At most 2^32 entries of at most 2^32 each: the sum fits 64 bits.
-            let matching: u64 = reference.entries[start..end]
-                .iter()
-                .map(|&(id, count)| u64::from(count.min(dense[id as usize])))
-                .sum();
-            let (kind, index) = bags.order_of_start(k);
-            pair.kinds[kind][index].matching += Count::from(matching);
-            start = end;
+            let matching = if h == r {
+                reference // a text against itself: every n-gram matches, shared or not
+            } else if n <= interned {
+                // Only shared n-grams can match between distinct texts.
+                Count::from(matches(first_order + n - 1))
+            } else {
+                0
+            };
+            let counts =
+                OrderCounts::of_pair(window_count(hyp_len, n), reference, matching, settings);
+            push(runs, (counts, 1))?;
         }
+        push(runs, (OrderCounts::default(), order - kept))?;
+        first_order += interned;
     }
     Ok(())
 }
@@ -612,7 +742,7 @@ impl MeanBag {
             if weight == 0 {
                 continue;
             }
-            for &(id, count) in &bags.texts[text].entries {
+            for (id, count) in bags.texts[text].all_counts() {
                 checked_add(&mut counts[id as usize], weight * Count::from(count))?;
             }
             for (kind, totals) in totals.iter_mut().enumerate() {
@@ -668,7 +798,7 @@ impl MeanBag {
         for &(k, end) in &text.orders {
             let (kind, index) = bags.order_of_start(k);
             let (mut matched, mut counted) = (0, 0u64);
-            for &(id, count) in &text.entries[start..end] {
+            for (id, count) in text.counts(start..end) {
                 checked_add(
                     &mut matched,
                     scale(Count::from(count))?.min(self.counts[id as usize]),
@@ -883,6 +1013,53 @@ mod tests {
                             expected,
                             "{i} / {j} {settings:?}"
                         );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Texts of few letters with repeated stretches: n-grams held many times by a hypothesis,
+    /// a reference or both, at every order (what the postings' counts are for); duplicates,
+    /// empty and blank texts included.
+    fn repetitive_texts(count: usize, seed: u64) -> Vec<String> {
+        let pieces = ["ab", "aab", "ba ", "abab", "a", " ", "bb a", "ab ab"];
+        let mut state = seed;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut texts: Vec<String> = (0..count)
+            .map(|_| (0..next(7)).map(|_| pieces[next(pieces.len())]).collect())
+            .collect();
+        texts.extend([
+            String::new(),
+            " ".into(),
+            texts[1].clone(),
+            texts[2].repeat(3),
+        ]);
+        texts
+    }
+
+    #[test]
+    fn pairwise_of_repetitive_texts_equals_each_pair_alone() {
+        let texts = repetitive_texts(26, 0x9E37_79B9_7F4A_7C15);
+        // Hypotheses among the references and not, references repeated.
+        let (hyps, refs) = (&texts[..20], &texts[8..]);
+        for (char_order, word_order, eps) in [(6, 0, false), (6, 2, true), (3, 4, false)] {
+            let mut settings =
+                Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
+            settings.eps_smoothing = eps;
+            for (h, r) in [(hyps, refs), (&texts[..], &texts[..])] {
+                let scores = pairwise_scores(h, r, &settings, &Interrupt::default()).unwrap();
+                for (i, hyp) in h.iter().enumerate() {
+                    for (j, reference) in r.iter().enumerate() {
+                        let alone =
+                            segment_statistics(hyp, [reference.as_str()], &settings).unwrap();
+                        let expected = float_score(&alone, &settings).unwrap();
+                        assert_eq!(scores[i * r.len() + j], expected, "{hyp:?} / {reference:?}");
                     }
                 }
             }

@@ -304,14 +304,24 @@ fn precision_recall(counts: &OrderCounts) -> (f64, f64) {
 }
 
 /// Python's `a / b` on ints: the exact quotient rounded to the nearest double.
+#[inline]
 pub(crate) fn true_division(a: Count, b: Count) -> f64 {
+    if a == 0 && b != 0 {
+        // Most orders of most pairs of a pairwise matrix match nothing: +0.0, as Python has it.
+        return 0.0;
+    }
     if a <= EXACT_INT_LIMIT && b <= EXACT_INT_LIMIT {
         // Both operands are exact, so the one division rounds once, as Python does. (Through
         // u64, whose conversion is one instruction, where u128's is a library call.)
         (a as u64) as f64 / (b as u64) as f64
     } else {
-        rational_to_f64(&BigRational::new_raw(BigInt::from(a), BigInt::from(b)))
+        rational_division(a, b)
     }
+}
+
+#[cold]
+fn rational_division(a: Count, b: Count) -> f64 {
+    rational_to_f64(&BigRational::new_raw(BigInt::from(a), BigInt::from(b)))
 }
 
 /// The nearest double to an exact rational (num-rational rounds correctly, as CPython does).
