@@ -4,7 +4,6 @@ signatures, and the per-order breakdown behind a score."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +38,14 @@ def corpus_score(
     return text + "\n" + breakdown_table(breakdown)
 
 
-def sentence_scores(results: Iterable[CHRFScore], signature: str, options: Options) -> str:
-    return "\n".join(r.format(options.width, options.score_only, signature) for r in results)
+def sentence_scores(scores: list[float], name: str, signature: str, options: Options) -> str:
+    """One line per score, as `CHRFScore.format` writes a sentence score (no interval, not
+    JSON), without a score object per line."""
+    width = options.width
+    if options.score_only:
+        return "\n".join([f"{score:.{width}f}" for score in scores])
+    prefix = f"{name}|{signature} = " if signature else f"{name} = "
+    return "\n".join([f"{prefix}{score:.{width}f}" for score in scores])
 
 
 def breakdown_table(c: Components) -> str:
