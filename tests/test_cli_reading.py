@@ -15,7 +15,9 @@ import pytest
 
 import chrf
 from chrf._core import files_statistics
-from chrf._sacrebleu import SIGNATURE_VERSION
+from chrf._sacrebleu import SIGNATURE_VERSION, CHRFScore
+from chrf.cli import render
+from chrf.cli.arguments import score_options
 from chrf.cli.io import CliError
 from chrf.cli.reading import (
     References,
@@ -135,11 +137,17 @@ def test_only_plain_utf8_files_are_read_natively(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
 
-    def paths(hyp: str | None, ref: str, *, lowercase: bool = False, **refs: object) -> object:
-        system = System(hyp or "stdin", iter([]), hyp)
-        return native_paths(
-            system, References([ref], **{"num_refs": 1, "encoding": "utf-8", **refs}), lowercase
-        )  # type: ignore[arg-type]
+    def paths(
+        hyp: str | None,
+        ref: str,
+        *,
+        lowercase: bool = False,
+        encoding: str = "utf-8",
+        num_refs: int = 1,
+        parts: list[list[str]] | None = None,
+    ) -> list[str] | None:
+        refs = References([ref], num_refs, encoding, parts)
+        return native_paths(System(hyp or "stdin", iter([]), hyp), refs, lowercase)
 
     assert paths(plain, plain, encoding="UTF8") == [plain, plain]
     assert paths(None, plain) is None  # standard input
@@ -168,3 +176,18 @@ def test_the_command_line_reads_the_traps_as_sacrebleu_does(tmp_path: Path) -> N
             for command in (["chrf.cli", *args], ["sacrebleu", *args, "-m", "chrf"])
         )
         assert ours.replace(SIGNATURE_VERSION, "2.6.0") == theirs
+
+
+@pytest.mark.parametrize("score_only", [False, True])
+@pytest.mark.parametrize("signature", ["", "nrefs:1|100%|version:x"])
+def test_sentence_lines_are_written_as_score_objects_format_them(
+    score_only: bool, signature: str
+) -> None:
+    scores = [0.0, 0.125, 2.675, 62.5, 99.99999, 100.0, 1 / 3]
+    for width in (0, 1, 2, 4):
+        options = score_options(["ref", "-i", "hyp", "-w", str(width), *["-b"] * score_only])
+        expected = [
+            CHRFScore(score, 6, 0, 2).format(width, score_only, signature) for score in scores
+        ]
+        lines = render.sentence_scores(scores, "chrF2", signature, options)
+        assert lines.split("\n") == expected

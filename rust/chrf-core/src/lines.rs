@@ -6,7 +6,7 @@
 //!
 //! Memory is bounded by the chunk, not by the file: the command line streams files of any size.
 
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 
 use crate::memory::{push, reserve};
 use crate::text::is_python_whitespace;
@@ -94,19 +94,15 @@ impl<R: Read> LineReader<R> {
         let mut scanned = 0;
         let mut found = 0;
         loop {
-            for (offset, _) in bytes[scanned..]
-                .iter()
-                .enumerate()
-                .filter(|(_, &byte)| byte == b'\n')
-            {
-                found += 1;
-                if found == count {
-                    return Ok(scanned + offset + 1);
-                }
+            // Counting newlines vectorises; finding the count-th one is done once per chunk.
+            let more = newlines(&bytes[scanned..]);
+            if found + more >= count {
+                return Ok(scanned + nth_line_end(&bytes[scanned..], count - found));
             }
+            found += more;
             scanned = bytes.len();
-            if self.finished || count == 0 {
-                return Ok(if count == 0 { 0 } else { bytes.len() });
+            if self.finished {
+                return Ok(bytes.len());
             }
             self.read_more(bytes)?;
         }
@@ -115,21 +111,35 @@ impl<R: Read> LineReader<R> {
     fn read_more(&mut self, bytes: &mut Vec<u8>) -> Result<(), LineError> {
         let start = bytes.len();
         reserve(bytes, READ_BYTES)?;
-        bytes.resize(start + READ_BYTES, 0);
-        let read = loop {
-            match self.source.read(&mut bytes[start..]) {
-                Ok(read) => break read,
-                Err(error) if error.kind() == ErrorKind::Interrupted => {}
-                Err(error) => {
-                    bytes.truncate(start);
-                    return Err(LineError::Read(error));
-                }
-            }
-        };
-        bytes.truncate(start + read);
+        // `read_to_end` reads into the spare capacity without zeroing it first, and retries
+        // reads that a signal interrupted.
+        let read = (&mut self.source)
+            .take(READ_BYTES as u64)
+            .read_to_end(bytes)
+            .map_err(LineError::Read)?;
         self.finished = read == 0;
+        debug_assert_eq!(bytes.len(), start + read);
         Ok(())
     }
+}
+
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&byte| byte == b'\n').count()
+}
+
+/// Where the `n`-th line of `bytes` ends (after its "\n"); `bytes` holds at least `n` of them.
+fn nth_line_end(bytes: &[u8], n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    let mut seen = 0;
+    for (offset, &byte) in bytes.iter().enumerate() {
+        seen += usize::from(byte == b'\n');
+        if seen == n {
+            return offset + 1;
+        }
+    }
+    bytes.len()
 }
 
 /// Several sources read in step, chunk by chunk: a system's output and its references.
@@ -227,6 +237,8 @@ fn split(bytes: Vec<u8>) -> Result<Lines, LineError> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+
     use super::*;
 
     /// Every chunk of `count` lines of `bytes`, as owned strings.
