@@ -191,3 +191,24 @@ def test_sentence_lines_are_written_as_score_objects_format_them(
         ]
         lines = render.sentence_scores(scores, "chrF2", signature, options)
         assert lines.split("\n") == expected
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names of arbitrary bytes")
+def test_a_file_name_that_is_not_utf8_is_read(tmp_path: Path) -> None:
+    (tmp_path / "ref.txt").write_text("the cat sat\na dog\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("the cat sits\na dog\n", "utf-8")
+    odd = os.fsdecode(b"hyp-caf\xe9.txt")
+    (tmp_path / odd).write_text("the cat sits\na dog\n", "utf-8")
+    hyp, ref = str(tmp_path / odd), str(tmp_path / "ref.txt")
+    assert native_paths(System(hyp, iter([]), hyp), References([ref], 1, "utf-8"), False)
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-m", "chrf.cli", "ref.txt", "-i", hyp, "-b", "-w", "6"],
+            cwd=tmp_path,
+            capture_output=True,
+            check=False,
+        )
+        for hyp in (odd, "hyp.txt")
+    ]
+    assert outputs[0].returncode == 0, outputs[0].stderr
+    assert outputs[0].stdout == outputs[1].stdout

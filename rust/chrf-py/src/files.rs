@@ -3,6 +3,7 @@
 //! decides when the files qualify: plain UTF-8 files, no lowercasing).
 
 use std::fs::File;
+use std::path::PathBuf;
 
 use chrf_core::lines::{AlignedLines, Chunk, LineError, Lines, SourceError};
 use chrf_core::pool::Interrupt;
@@ -28,7 +29,7 @@ enum Step<T> {
 /// `failed` is the index of the file at fault.
 #[pyclass(module = "chrf._chrf")]
 pub struct AlignedFiles {
-    paths: Vec<String>,
+    paths: Vec<PathBuf>,
     chunk_lines: usize,
     files: Option<AlignedLines<File>>,
     ahead: Option<Read>,
@@ -41,7 +42,7 @@ pub struct AlignedFiles {
 #[pymethods]
 impl AlignedFiles {
     #[new]
-    fn new(paths: Vec<String>, chunk_lines: usize) -> PyResult<Self> {
+    fn new(paths: Vec<PathBuf>, chunk_lines: usize) -> PyResult<Self> {
         if paths.len() < 2 || chunk_lines == 0 {
             return Err(PyValueError::new_err(
                 "AlignedFiles needs a system file, reference files and a positive chunk size",
