@@ -1,5 +1,7 @@
 """What the command line reads: files and standard input, line by line as sacreBLEU reads them,
-aligned in chunks (so plain scoring streams, in bounded memory) or whole (for resampling)."""
+aligned in chunks (so plain scoring streams, in bounded memory) or whole (for resampling).
+Plain UTF-8 files are read, split and scored in the core (`native_chunks`, by the same rules);
+everything else goes through Python's reading here."""
 
 from __future__ import annotations
 
@@ -301,7 +303,9 @@ def native_chunks(
     paths: list[str], names: list[str], score: Callable[[AlignedFiles], Chunk | None]
 ) -> Iterator[Chunk]:
     """`score` of each chunk of the files read in the core (see `native_paths`): the same
-    chunks, lines and errors as `aligned_chunks`, without a Python string per line."""
+    chunks, lines and errors as `aligned_chunks`, without a Python string per line. (When
+    several files fail within one chunk, this names the first of them, the system's file
+    first; the Python reader, reading ahead in blocks, may name another.)"""
     from chrf._core import aligned_files
 
     files = aligned_files(paths, chunk_segments())
