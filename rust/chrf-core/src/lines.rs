@@ -15,6 +15,9 @@ use crate::ChrfError;
 /// Bytes asked of the source per read.
 const READ_BYTES: usize = 1 << 16;
 
+/// Bytes whose newlines are counted at a time.
+const SCAN_BYTES: usize = 1 << 12;
+
 /// Why a chunk could not be read.
 #[derive(Debug)]
 pub enum LineError {
@@ -66,8 +69,9 @@ impl Lines {
 /// Reads a source chunk by chunk, each chunk whole lines.
 pub struct LineReader<R> {
     source: R,
-    /// Bytes read past the end of the last chunk: the start of the next one.
+    /// Bytes read from the source; those from `start` on are not handed out yet.
     pending: Vec<u8>,
+    start: usize,
     finished: bool,
 }
 
@@ -76,39 +80,55 @@ impl<R: Read> LineReader<R> {
         Self {
             source,
             pending: Vec::new(),
+            start: 0,
             finished: false,
         }
     }
 
     /// The next `count` lines (fewer at the end of the source; none after it).
     pub fn read(&mut self, count: usize) -> Result<Lines, LineError> {
-        let mut bytes = std::mem::take(&mut self.pending);
-        let end = self.fill_lines(&mut bytes, count)?;
-        self.pending = bytes.split_off(end);
+        let end = self.fill_lines(count)?;
+        let mut bytes = Vec::new();
+        reserve(&mut bytes, end - self.start)?;
+        bytes.extend_from_slice(&self.pending[self.start..end]);
+        self.start = end;
         split(bytes)
     }
 
-    /// Reads into `bytes` until it holds `count` lines or the source ends; returns where the
-    /// last of those lines ends.
-    fn fill_lines(&mut self, bytes: &mut Vec<u8>, count: usize) -> Result<usize, LineError> {
-        let mut scanned = 0;
+    /// Reads until `pending` holds `count` lines from `start` or the source ends; returns where
+    /// the last of those lines ends. Every byte is scanned once and moved at most once, whatever
+    /// the chunk size.
+    fn fill_lines(&mut self, count: usize) -> Result<usize, LineError> {
+        if count == 0 {
+            return Ok(self.start);
+        }
+        let mut scanned = self.start;
         let mut found = 0;
         loop {
-            // Counting newlines vectorises; finding the count-th one is done once per chunk.
-            let more = newlines(&bytes[scanned..]);
-            if found + more >= count {
-                return Ok(scanned + nth_line_end(&bytes[scanned..], count - found));
+            // Newlines are counted a window at a time (a pass that vectorises), and the window
+            // holding the count-th one is scanned again to find it.
+            while scanned < self.pending.len() {
+                let window = &self.pending[scanned..self.pending.len().min(scanned + SCAN_BYTES)];
+                let more = newlines(window);
+                if found + more >= count {
+                    return Ok(scanned + nth_line_end(window, count - found));
+                }
+                found += more;
+                scanned += window.len();
             }
-            found += more;
-            scanned = bytes.len();
             if self.finished {
-                return Ok(bytes.len());
+                return Ok(self.pending.len());
             }
-            self.read_more(bytes)?;
+            // What was handed out makes room: the bytes after it move to the front, once.
+            self.pending.drain(..self.start);
+            scanned -= self.start;
+            self.start = 0;
+            self.read_more()?;
         }
     }
 
-    fn read_more(&mut self, bytes: &mut Vec<u8>) -> Result<(), LineError> {
+    fn read_more(&mut self) -> Result<(), LineError> {
+        let bytes = &mut self.pending;
         let start = bytes.len();
         reserve(bytes, READ_BYTES)?;
         // `read_to_end` reads into the spare capacity without zeroing it first, and retries
@@ -127,11 +147,8 @@ fn newlines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&byte| byte == b'\n').count()
 }
 
-/// Where the `n`-th line of `bytes` ends (after its "\n"); `bytes` holds at least `n` of them.
+/// Where the `n`-th line of `bytes` ends (after its "\n"); `bytes` holds at least `n` >= 1.
 fn nth_line_end(bytes: &[u8], n: usize) -> usize {
-    if n == 0 {
-        return 0;
-    }
     let mut seen = 0;
     for (offset, &byte) in bytes.iter().enumerate() {
         seen += usize::from(byte == b'\n');
@@ -279,6 +296,20 @@ mod tests {
         );
         assert_eq!(chunks(b"", 3), Vec::<Vec<String>>::new());
         assert_eq!(chunks(b"\n", 3), [vec![""]]);
+    }
+
+    #[test]
+    fn chunks_across_read_boundaries_are_the_lines_in_order() {
+        let lines: Vec<String> = (0..6_000)
+            .map(|i| format!("{i} {}", "ab ".repeat(i % 17)))
+            .collect();
+        let text = lines.join("\n");
+        let stripped: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
+        for count in [1, 7, 4096, 100_000] {
+            let chunks = chunks(text.as_bytes(), count);
+            assert!(chunks.iter().all(|c| c.len() <= count));
+            assert_eq!(chunks.concat(), stripped, "{count}");
+        }
     }
 
     #[test]
