@@ -82,3 +82,13 @@ def swapped_scores(
     segment_statistics: NDArray[np.uint64],
     replacement: NDArray[np.uint64] | None = None,
 ) -> NDArray[np.float64]: ...
+
+class AlignedFiles:
+    """A system's file and its reference files, read in step and scored chunk by chunk."""
+
+    mismatch: list[int] | None
+    failed: int | None
+
+    def __new__(cls, paths: list[str], chunk_lines: int, /) -> AlignedFiles: ...
+    def statistics(self, config: Config, /) -> tuple[int, list[tuple[int, int, int]]] | None: ...
+    def sentence_scores(self, config: Config, /) -> list[float] | None: ...

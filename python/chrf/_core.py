@@ -177,3 +177,19 @@ def thread_count() -> int:
 
 def max_thread_count() -> int:
     return _chrf.max_thread_count()
+
+
+def aligned_files(paths: list[str], chunk_lines: int) -> _chrf.AlignedFiles:
+    """UTF-8 files read, split into lines and scored in the core (the command line's fast path)."""
+    return _chrf.AlignedFiles(paths, chunk_lines)
+
+
+def files_statistics(settings: Settings, files: _chrf.AlignedFiles) -> tuple[int, Counts] | None:
+    """The next chunk's segment count and statistics; None after the last chunk."""
+    chunk = files.statistics(config(settings))
+    return None if chunk is None else (chunk[0], tuple(chunk[1]))
+
+
+def files_sentence_scores(settings: Settings, files: _chrf.AlignedFiles) -> list[float] | None:
+    """The next chunk's sentence scores; None after the last chunk."""
+    return files.sentence_scores(config(settings))

@@ -9,6 +9,8 @@ their size.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from chrf._api import statistics
 from chrf._sacrebleu import CHRF, CHRFScore
 from chrf._settings import Settings
@@ -20,6 +22,8 @@ from chrf.cli.reading import (
     References,
     System,
     aligned_chunks,
+    native_chunks,
+    native_paths,
     system_sources,
     whole_corpora,
     whole_corpus,
@@ -89,32 +93,68 @@ def confidence_score(
 
 def streamed_statistics(settings: Settings, system: System, refs: References) -> Statistics:
     total: Statistics | None = None
-    for chunk in aligned_chunks(system, refs):
-        part = statistics(chunk.hypotheses, chunk.references, **settings.options())
+    for part in statistics_chunks(settings, system, refs):
         total = part if total is None else total + part
     if total is None:
         raise CliError(f"{system.name} is empty")
     return total
 
 
+def statistics_chunks(settings: Settings, system: System, refs: References) -> Iterator[Statistics]:
+    """The statistics of each chunk, from files the core reads itself when it can."""
+    paths = native_paths(system, refs, settings.lowercase)
+    if paths is None:
+        for chunk in aligned_chunks(system, refs):
+            yield statistics(chunk.hypotheses, chunk.references, **settings.options())
+        return
+    from chrf._core import files_statistics
+
+    names = [system.name, *refs.names]
+    for count, counts in native_chunks(paths, names, lambda f: files_statistics(settings, f)):
+        yield Statistics(settings, counts, count)
+
+
 def sentence_level(options: Options, refs: References, system: System) -> int:
     """One score per segment, written chunk by chunk as the files stream (as a list of
     floats: formatting them needs no NumPy, which only --breakdown loads)."""
-    from chrf._core import sentence_score_list
-
     settings = options.settings
     signature = metric_of(settings, refs.count).get_signature().format(options.short)
+    if options.breakdown:
+        return sentence_breakdowns(options, refs, system, signature)
+    name = metric_name(settings)
+    for scores in sentence_score_chunks(settings, system, refs):
+        write_line(render.sentence_scores(scores, name, signature, options))
+    return 0
+
+
+def sentence_score_chunks(
+    settings: Settings, system: System, refs: References
+) -> Iterator[list[float]]:
+    """The sentence scores of each chunk, from files the core reads itself when it can."""
+    paths = native_paths(system, refs, settings.lowercase)
+    if paths is None:
+        from chrf._core import sentence_score_list
+
+        for chunk in aligned_chunks(system, refs):
+            yield sentence_score_list(settings, chunk.corpus())
+        return
+    from chrf._core import files_sentence_scores
+
+    names = [system.name, *refs.names]
+    yield from native_chunks(paths, names, lambda f: files_sentence_scores(settings, f))
+
+
+def sentence_breakdowns(options: Options, refs: References, system: System, signature: str) -> int:
+    from chrf._core import sentence_score_list
+    from chrf._explain import segment_components
+
+    settings = options.settings
     for chunk in aligned_chunks(system, refs):
         scores = sentence_score_list(settings, chunk.corpus())
         results = [score_of(settings, value) for value in scores]
-        if options.breakdown:
-            from chrf._explain import segment_components
-
-            parts = segment_components(settings, chunk.corpus())
-            pairs = zip(results, parts, strict=True)
-            write_line("\n".join(render.corpus_score(r, signature, options, b) for r, b in pairs))
-        else:
-            write_line(render.sentence_scores(results, signature, options))
+        parts = segment_components(settings, chunk.corpus())
+        pairs = zip(results, parts, strict=True)
+        write_line("\n".join(render.corpus_score(r, signature, options, b) for r, b in pairs))
     return 0
 
 

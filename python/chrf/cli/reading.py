@@ -1,29 +1,38 @@
 """What the command line reads: files and standard input, line by line as sacreBLEU reads them,
-aligned in chunks (so plain scoring streams, in bounded memory) or whole (for resampling)."""
+aligned in chunks (so plain scoring streams, in bounded memory) or whole (for resampling).
+Plain UTF-8 files are read, split and scored in the core (`native_chunks`, by the same rules);
+everything else goes through Python's reading here."""
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import gzip
 import io
 import os
 import queue
+import stat
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
-from typing import IO
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from chrf import contract
 from chrf._inputs import Corpus, corpus
 from chrf.cli.io import CliError, positive_int, reading
+
+if TYPE_CHECKING:
+    from chrf._chrf import AlignedFiles
 
 __all__ = [
     "References",
     "Segments",
     "System",
     "aligned_chunks",
+    "native_chunks",
+    "native_paths",
     "request_bytes",
     "system_sources",
     "whole_corpora",
@@ -150,6 +159,8 @@ def column(rows: Iterator[list[str]], k: int) -> Iterator[str]:
 class System:
     name: str
     lines: Iterator[str]
+    #: The file the lines come from; None for standard input.
+    path: str | None = None
 
 
 def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> list[System]:
@@ -159,7 +170,7 @@ def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> l
         names = list(dict.fromkeys(inputs))
         if len(names) != len(inputs) and not paired:
             raise CliError("the same system file is given twice")
-        return [System(name, read_lines(name, encoding)) for name in names]
+        return [System(name, read_lines(name, encoding), name) for name in names]
     return stdin_systems(stdin_lines(encoding))
 
 
@@ -262,6 +273,55 @@ def mismatch(names: list[str], counts: list[int]) -> CliError:
         f"{name} has {count} lines" for name, count in zip(names, counts, strict=True)
     )
     return CliError(f"the system and its references differ in length: {described}")
+
+
+def native_paths(system: System, refs: References, lowercase: bool) -> list[str] | None:
+    """The system's file and its reference files, when the core can read them itself, by the
+    rules of `read_lines`: regular, uncompressed UTF-8 files, one reference per file, no
+    lowercasing (which is Python's `str.lower`). None sends the lines through Python."""
+    if system.path is None or refs.parts is not None or refs.num_refs != 1 or lowercase:
+        return None
+    if codecs.lookup(refs.encoding).name != "utf-8":
+        return None
+    paths = [system.path, *refs.files]
+    return paths if all(map(_plain_file, paths)) else None
+
+
+def _plain_file(path: str) -> bool:
+    if path.endswith(".gz"):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):  # Python's reading reports the problem as it does today
+        return False
+
+
+Chunk = TypeVar("Chunk")
+
+
+def native_chunks(
+    paths: list[str], names: list[str], score: Callable[[AlignedFiles], Chunk | None]
+) -> Iterator[Chunk]:
+    """`score` of each chunk of the files read in the core (see `native_paths`): the same
+    chunks, lines and errors as `aligned_chunks`, without a Python string per line. (When
+    several files fail within one chunk, this names the first of them, the system's file
+    first; the Python reader, reading ahead in blocks, may name another.)"""
+    from chrf._core import aligned_files
+
+    files = aligned_files(paths, chunk_segments())
+    while True:
+        try:
+            chunk = score(files)
+        except (OSError, UnicodeDecodeError):
+            if files.failed is None:
+                raise
+            with reading(names[files.failed]):
+                raise
+        if chunk is None:
+            break
+        yield chunk
+    if files.mismatch is not None:
+        raise mismatch(names, files.mismatch)
 
 
 def whole_corpus(system: System, refs: References) -> Segments:

@@ -4,7 +4,6 @@ signatures, and the per-order breakdown behind a score."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +38,13 @@ def corpus_score(
     return text + "\n" + breakdown_table(breakdown)
 
 
-def sentence_scores(results: Iterable[CHRFScore], signature: str, options: Options) -> str:
-    return "\n".join(r.format(options.width, options.score_only, signature) for r in results)
+def sentence_scores(scores: list[float], name: str, signature: str, options: Options) -> str:
+    """One line per score, as `CHRFScore.format` writes a sentence score (no interval, not
+    JSON), without a score object per line. printf-style "%.Nf" rounds as f"{x:.Nf}" does
+    (both are Python's float formatting), in about half the time."""
+    prefix = "" if options.score_only else f"{name}|{signature} = " if signature else f"{name} = "
+    line = prefix.replace("%", "%%") + f"%.{options.width}f"
+    return "\n".join([line % score for score in scores])
 
 
 def breakdown_table(c: Components) -> str:

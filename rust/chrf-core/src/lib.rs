@@ -44,6 +44,7 @@ mod error;
 mod exact;
 mod explain;
 mod float;
+pub mod lines;
 mod memory;
 pub mod ngrams;
 pub mod pool;

@@ -4,6 +4,7 @@
 //! argument and the segment index), Rust results to Python objects. The arithmetic lives in
 //! `chrf-core`; argument defaults and documentation live in `python/chrf`.
 
+mod files;
 mod texts;
 
 use chrf_core::bootstrap::{
@@ -610,4 +611,7 @@ mod _chrf {
         sentence_score_list, sentence_scores, set_thread_count, swapped_scores, thread_count,
         Config, ExactComponents, ExactOrder,
     };
+
+    #[pymodule_export]
+    use super::files::AlignedFiles;
 }

@@ -1,0 +1,214 @@
+"""The command line's two ways of reading files agree: the core's (plain UTF-8 files, see
+`chrf.cli.reading.native_paths`) and Python's (everything else), line by line and error by error,
+and both agree with sacreBLEU's command line on files full of line-ending and whitespace traps."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import chrf
+from chrf._core import files_statistics
+from chrf._sacrebleu import SIGNATURE_VERSION, CHRFScore
+from chrf.cli import render
+from chrf.cli.arguments import score_options
+from chrf.cli.io import CliError
+from chrf.cli.reading import (
+    References,
+    System,
+    aligned_chunks,
+    native_chunks,
+    native_paths,
+    read_lines,
+)
+
+#: Each line's whitespace counts: trailing whitespace left by a wrong strip changes the counts.
+SETTINGS = chrf.Settings(word_order=2, include_whitespace=True)
+
+#: Line-ending and whitespace traps, one per line: CRLF, a lone CR (not a line end in a file),
+#: trailing tabs and Unicode spaces (U+0085, U+00A0, U+3000, U+001C are Python whitespace;
+#: U+200B is not), a byte-order mark (kept, as Python's "utf-8" codec keeps it), empty and blank
+#: lines, inner tabs, U+2028 (a line end for str.splitlines, not for files).
+TRAPS = [
+    "\ufeffthe cat sat \r",
+    "a dog\rbarked\t\t",
+    "",
+    "  \t \x0b\x0c",
+    "über  alles\u3000\u0085\u00a0",
+    "zero\u200b width\u200b",
+    "in\tner tabs \x1c\x1d\x1e\x1f",
+    "line\u2028separator \r\r",
+    "spaces  ",
+]
+
+
+def traps(shift: int) -> str:
+    """The traps in another order (so that hypothesis and reference lines differ), the last
+    line without a newline."""
+    return "\n".join(TRAPS[shift:] + TRAPS[:shift])
+
+
+def python_chunks(paths: list[str]) -> Iterator[chrf.Statistics]:
+    system = System(paths[0], read_lines(paths[0], "utf-8"), paths[0])
+    refs = References(paths[1:], 1, "utf-8")
+    for chunk in aligned_chunks(system, refs):
+        yield chrf.statistics(chunk.hypotheses, chunk.references, **SETTINGS.options())
+
+
+def native(paths: list[str]) -> Iterator[chrf.Statistics]:
+    names = paths
+    for count, counts in native_chunks(paths, names, lambda f: files_statistics(SETTINGS, f)):
+        yield chrf.Statistics(SETTINGS, counts, count)
+
+
+def outcome(chunks: Iterator[chrf.Statistics]) -> list[chrf.Statistics] | str:
+    try:
+        return list(chunks)
+    except CliError as error:
+        return str(error)
+
+
+def write(folder: Path, name: str, data: bytes) -> str:
+    path = folder / name
+    path.write_bytes(data)
+    return str(path)
+
+
+@pytest.mark.parametrize("chunk", ["1", "4", "4096"])
+def test_both_readers_give_the_same_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: str
+) -> None:
+    monkeypatch.setenv("CHRF_CLI_CHUNK", chunk)
+    hyp = write(tmp_path, "hyp.txt", traps(4).encode())
+    refs = [write(tmp_path, f"ref{k}.txt", traps(k).encode()) for k in (0, 6)]
+    paths = [hyp, *refs]
+    assert native_paths(System(hyp, iter([]), hyp), References(refs, 1, "utf-8"), False) == paths
+    ours = outcome(native(paths))
+    assert isinstance(ours, list)
+    assert len(ours) == -(-len(TRAPS) // int(chunk))
+    assert ours == outcome(
+        python_chunks(paths)
+    )  # chunk by chunk, so with CHRF_CLI_CHUNK=1 line by line
+
+
+@pytest.mark.parametrize(
+    ("hyp", "ref", "message"),
+    [
+        (
+            b"ok\ncaf\xe9 au lait\nok\n",
+            b"a\nb\nc\n",
+            "hyp.txt is not valid utf-8: invalid continuation byte",
+        ),
+        (b"a\nb\nc\n", b"a\nb\n\xff\n", "ref.txt is not valid utf-8: invalid start byte"),
+        (b"a\nb\nc\xe2\x82", b"a\nb\nc\n", "hyp.txt is not valid utf-8: unexpected end of data"),
+        (
+            b"a\nb\nc\xed\xa0\x80\n",
+            b"a\nb\nc\n",
+            "hyp.txt is not valid utf-8: invalid continuation byte",
+        ),
+        (b"a\nb\n", b"a\nb\nc\nd", "hyp.txt has 2 lines, ref.txt has 4 lines"),
+        (b"a\nb\nc\n" * 5, b"a\n" * 14, "hyp.txt has 15 lines, ref.txt has 14 lines"),
+        (b"", b"", ""),
+    ],
+)
+def test_both_readers_fail_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hyp: bytes, ref: bytes, message: str
+) -> None:
+    monkeypatch.setenv("CHRF_CLI_CHUNK", "2")
+    paths = [write(tmp_path, "hyp.txt", hyp), write(tmp_path, "ref.txt", ref)]
+    ours = outcome(native(paths))
+    assert ours == outcome(python_chunks(paths))
+    if message:
+        assert isinstance(ours, str)
+        assert message in ours.replace(f"{tmp_path}{os.sep}", "")
+    else:
+        assert ours == []
+
+
+def test_only_plain_utf8_files_are_read_natively(tmp_path: Path) -> None:
+    plain = write(tmp_path, "plain.txt", b"x\n")
+    packed = write(tmp_path, "packed.txt.gz", gzip.compress(b"x\n"))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def paths(
+        hyp: str | None,
+        ref: str,
+        *,
+        lowercase: bool = False,
+        encoding: str = "utf-8",
+        num_refs: int = 1,
+        parts: list[list[str]] | None = None,
+    ) -> list[str] | None:
+        refs = References([ref], num_refs, encoding, parts)
+        return native_paths(System(hyp or "stdin", iter([]), hyp), refs, lowercase)
+
+    assert paths(plain, plain, encoding="UTF8") == [plain, plain]
+    assert paths(None, plain) is None  # standard input
+    assert paths(plain, packed) is None
+    assert paths(plain, str(fifo)) is None
+    assert paths(plain, str(tmp_path / "missing")) is None  # Python's reading reports it
+    assert paths(plain, plain, lowercase=True) is None  # Python's str.lower
+    assert paths(plain, plain, encoding="latin-1") is None
+    assert paths(plain, plain, num_refs=2) is None
+    assert paths(plain, plain, parts=[[plain]]) is None
+
+
+def test_the_command_line_reads_the_traps_as_sacrebleu_does(tmp_path: Path) -> None:
+    (tmp_path / "hyp.txt").write_bytes(traps(4).encode())
+    (tmp_path / "ref.txt").write_bytes(traps(0).encode())
+    for extra in (["--sentence-level", "-w", "6"], ["-f", "text", "-w", "6"]):
+        args = ["ref.txt", "-i", "hyp.txt", "--chrf-whitespace", "-cw", "2", *extra]
+        ours, theirs = (
+            subprocess.run(
+                [sys.executable, "-m", *command],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            for command in (["chrf.cli", *args], ["sacrebleu", *args, "-m", "chrf"])
+        )
+        assert ours.replace(SIGNATURE_VERSION, "2.6.0") == theirs
+
+
+@pytest.mark.parametrize("score_only", [False, True])
+@pytest.mark.parametrize("signature", ["", "nrefs:1|100%|version:x"])
+def test_sentence_lines_are_written_as_score_objects_format_them(
+    score_only: bool, signature: str
+) -> None:
+    scores = [0.0, 0.125, 2.675, 62.5, 99.99999, 100.0, 1 / 3]
+    for width in (0, 1, 2, 4):
+        options = score_options(["ref", "-i", "hyp", "-w", str(width), *["-b"] * score_only])
+        expected = [
+            CHRFScore(score, 6, 0, 2).format(width, score_only, signature) for score in scores
+        ]
+        lines = render.sentence_scores(scores, "chrF2", signature, options)
+        assert lines.split("\n") == expected
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names of arbitrary bytes")
+def test_a_file_name_that_is_not_utf8_is_read(tmp_path: Path) -> None:
+    (tmp_path / "ref.txt").write_text("the cat sat\na dog\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("the cat sits\na dog\n", "utf-8")
+    odd = os.fsdecode(b"hyp-caf\xe9.txt")
+    (tmp_path / odd).write_text("the cat sits\na dog\n", "utf-8")
+    hyp, ref = str(tmp_path / odd), str(tmp_path / "ref.txt")
+    assert native_paths(System(hyp, iter([]), hyp), References([ref], 1, "utf-8"), False)
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-m", "chrf.cli", "ref.txt", "-i", hyp, "-b", "-w", "6"],
+            cwd=tmp_path,
+            capture_output=True,
+            check=False,
+        )
+        for hyp in (odd, "hyp.txt")
+    ]
+    assert outputs[0].returncode == 0, outputs[0].stderr
+    assert outputs[0].stdout == outputs[1].stdout
