@@ -12,6 +12,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,3 +88,24 @@ def test_sentence_scores_of_one_pair_is_sentence_score() -> None:
     assert scores.shape == (1,)
     assert scores.flags.writeable
     assert scores.tolist() == [chrf.CHRF().sentence_score(hyp, [ref]).score]
+
+
+@pytest.mark.parametrize(
+    ("hyp", "refs", "error", "message"),
+    [
+        ("a", [], ValueError, "references must not be empty"),
+        ("a", (), ValueError, "references must not be empty"),
+        ("a", "abc", TypeError, "references must be a sequence of str, not str"),
+        (None, [], ValueError, "references must not be empty"),
+        (None, ["a"], TypeError, "hypothesis must be str, not NoneType"),
+        ("a", ["a", 3], TypeError, "references[1] must be str, not int"),
+    ],
+)
+def test_sentence_score_names_the_bad_argument(
+    hyp: Any, refs: Any, error: type, message: str
+) -> None:
+    metric = chrf.CHRF()
+    with pytest.raises(error) as raised:
+        metric.sentence_score(hyp, refs)
+    assert str(raised.value) == message
+    assert metric.num_refs is None
