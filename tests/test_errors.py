@@ -10,7 +10,7 @@ import pytest
 
 import chrf
 
-ENTRY_POINTS = [chrf.score, chrf.components]
+ENTRY_POINTS = [chrf.score, chrf.components, chrf.sentence_scores]
 
 
 @pytest.mark.parametrize("entry", ENTRY_POINTS)

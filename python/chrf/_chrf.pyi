@@ -1,6 +1,7 @@
 """Type stubs of the compiled module `chrf._chrf` (rust/chrf-py)."""
 
 from fractions import Fraction
+from typing import overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,7 +46,13 @@ def components_of(config: Config, counts: list[tuple[int, int, int]]) -> ExactCo
 def resampled_scores(
     config: Config, segment_statistics: NDArray[np.uint64], picks: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]: ...
+@overload
 def sentence_score(config: Config, hypothesis: object, references: list[object]) -> float: ...
+@overload
+def sentence_score(config: Config, hypothesis: object, references: object) -> float | None: ...
+def flat_sentence_scores(
+    config: Config, hypotheses: object, references: object
+) -> NDArray[np.float64] | None: ...
 def sentence_score_list(
     config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
 ) -> list[float]: ...

@@ -7,7 +7,7 @@ attributes itself, so they are spelled out once, in ``_settings.py``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from chrf import _chrf
 
@@ -37,7 +37,7 @@ def config(settings: Settings) -> _chrf.Config:
     yet 1 + beta**2 rounds differently for them, and a result must not depend on which of the
     two was compiled first.
     """
-    compiled: _chrf.Config | None = settings.__dict__.get(_CONFIG_ATTRIBUTE)
+    compiled: _chrf.Config | None = getattr(settings, _CONFIG_ATTRIBUTE, None)
     if compiled is None:
         compiled = _chrf.Config(settings)
         object.__setattr__(settings, _CONFIG_ATTRIBUTE, compiled)
@@ -45,6 +45,7 @@ def config(settings: Settings) -> _chrf.Config:
 
 
 #: Where `config` keeps the compiled settings; `Settings.__getstate__` leaves it out of pickles.
+#: The one-sentence functions below read it as `settings._compiled`, without a call.
 _CONFIG_ATTRIBUTE = "_compiled"
 
 
@@ -76,8 +77,19 @@ def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
     return _of_corpus(_chrf.segment_statistics, settings, c)
 
 
-def sentence_score(settings: Settings, hypothesis: object, references: list[object]) -> float:
-    return _chrf.sentence_score(config(settings), hypothesis, references)
+@overload
+def sentence_score(settings: Settings, hypothesis: object, references: list[object]) -> float: ...
+@overload
+def sentence_score(settings: Settings, hypothesis: object, references: object) -> float | None: ...
+def sentence_score(settings: Settings, hypothesis: object, references: object) -> float | None:
+    """None when ``references`` is not a list: the caller makes it one (or names the argument)
+    and calls again. An empty list is a ValueError."""
+    # `config` inlined: on one short sentence pair, a Python call is about 1/25 of the time.
+    try:
+        compiled: _chrf.Config = settings._compiled  # type: ignore[attr-defined]
+    except AttributeError:
+        compiled = config(settings)
+    return _chrf.sentence_score(compiled, hypothesis, references)
 
 
 def sentence_score_list(settings: Settings, c: Corpus) -> list[float]:
@@ -86,6 +98,18 @@ def sentence_score_list(settings: Settings, c: Corpus) -> list[float]:
 
 def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
     return _of_corpus(_chrf.sentence_scores, settings, c)
+
+
+def flat_sentence_scores(
+    settings: Settings, hypotheses: object, references: object
+) -> NDArray[np.float64] | None:
+    """`sentence_scores` of lists of hypotheses and of their one reference each, or None for
+    every other shape, which the caller reads with `chrf._inputs.corpus`."""
+    try:
+        compiled: _chrf.Config = settings._compiled  # type: ignore[attr-defined]
+    except AttributeError:
+        compiled = config(settings)
+    return _chrf.flat_sentence_scores(compiled, hypotheses, references)
 
 
 def explain(settings: Settings, c: Corpus, top: int | None) -> tuple[list[int], NgramLists]:

@@ -26,7 +26,8 @@ use pyo3::exceptions::{
     PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyList, PyString};
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -243,6 +244,52 @@ fn sentence_scores<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     numpy_ready(py)?;
     let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
+    scores_array(py, config, &texts)
+}
+
+/// `sentence_scores` of hypotheses with one reference each, when both are lists of the same
+/// non-zero length and the first reference is a str; None for every other shape, which the
+/// caller checks (naming what is wrong) before calling `sentence_scores`. For one short pair,
+/// the checks and the building of the argument lists in Python cost more than the scoring.
+#[pyfunction]
+fn flat_sentence_scores<'py>(
+    py: Python<'py>,
+    config: &Config,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+    let (Ok(hyps), Ok(refs)) = (
+        hypotheses.cast_exact::<PyList>(),
+        references.cast_exact::<PyList>(),
+    ) else {
+        return Ok(None);
+    };
+    if hyps.is_empty()
+        || hyps.len() != refs.len()
+        || !refs.get_item(0)?.is_instance_of::<PyString>()
+    {
+        return Ok(None);
+    }
+    numpy_ready(py)?;
+    if hyps.len() == 1 {
+        // One pair: the `sentence_score` of it, without a corpus's lists around it.
+        let hypothesis = read_one(&hyps.get_item(0)?, "hypotheses[0]", config.lowercase)?;
+        let reference = read_one(&refs.get_item(0)?, "references[0]", config.lowercase)?;
+        let score = pair_score(py, config, &hypothesis, &[reference])?;
+        return Ok(Some(PyArray1::from_slice(py, &[score])));
+    }
+    let texts = Texts {
+        hypotheses: read_texts(hyps, "hypotheses", config.lowercase)?,
+        references: vec![read_texts(refs, "references", config.lowercase)?],
+    };
+    scores_array(py, config, &texts).map(Some)
+}
+
+fn scores_array<'py>(
+    py: Python<'py>,
+    config: &Config,
+    texts: &Texts,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let corpus = texts.corpus()?;
     let scores = compute(py, corpus.runs_inline(), |interrupt| {
         corpus.segment_scores(&config.settings, interrupt)
@@ -251,21 +298,40 @@ fn sentence_scores<'py>(
 }
 
 /// sacreBLEU's sentence score of one hypothesis against its references (the best of them).
+/// None when `references` is not a list, which the caller then makes one of (naming the argument
+/// if it cannot) and calls again; an empty list is a ValueError.
 #[pyfunction]
 fn sentence_score(
     py: Python<'_>,
     config: &Config,
     hypothesis: &Bound<'_, PyAny>,
-    references: &Bound<'_, PyList>,
-) -> PyResult<f64> {
+    references: &Bound<'_, PyAny>,
+) -> PyResult<Option<f64>> {
+    let Ok(references) = references.cast_exact::<PyList>() else {
+        return Ok(None);
+    };
+    if references.is_empty() {
+        return Err(PyValueError::new_err("references must not be empty"));
+    }
     let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
     let references = read_texts(references, "references", config.lowercase)?;
+    pair_score(py, config, &hypothesis, &references).map(Some)
+}
+
+/// The sentence score of one hypothesis against its references, on the calling thread when
+/// they are short.
+fn pair_score(
+    py: Python<'_>,
+    config: &Config,
+    hypothesis: &str,
+    references: &[PyBackedStr],
+) -> PyResult<f64> {
     let bytes = references
         .iter()
         .fold(hypothesis.len(), |sum, text| sum.saturating_add(text.len()));
     compute(py, bytes <= pool::INLINE_BYTES, |_| {
         let references = references.iter().map(|text| &**text);
-        chrf_core::segment_score(&hypothesis, references, &config.settings)
+        chrf_core::segment_score(hypothesis, references, &config.settings)
     })
 }
 
@@ -606,10 +672,10 @@ mod _chrf {
 
     #[pymodule_export]
     use super::{
-        aggregate, components_of, corpus_statistics, explain, max_thread_count, pairwise,
-        randomization_scores, resampled_scores, score_of, segment_statistics, sentence_score,
-        sentence_score_list, sentence_scores, set_thread_count, swapped_scores, thread_count,
-        Config, ExactComponents, ExactOrder,
+        aggregate, components_of, corpus_statistics, explain, flat_sentence_scores,
+        max_thread_count, pairwise, randomization_scores, resampled_scores, score_of,
+        segment_statistics, sentence_score, sentence_score_list, sentence_scores, set_thread_count,
+        swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
     };
 
     #[pymodule_export]
