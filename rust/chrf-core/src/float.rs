@@ -23,6 +23,9 @@ pub(crate) const EPS: f64 = 1e-16;
 /// The largest integer up to which every integer converts to `f64` exactly.
 const EXACT_INT_LIMIT: Count = 1 << f64::MANTISSA_DIGITS;
 
+/// Counts below 2^SMALL_BITS convert to `f64` exactly.
+const SMALL_BITS: u32 = f64::MANTISSA_DIGITS;
+
 /// The float score of statistics on 0..100: sacreBLEU's arithmetic, bit for bit; for
 /// `per_order_f` averaging, which sacreBLEU does not have, the exact score rounded once.
 pub fn float_score(stats: &Statistics, settings: &Settings) -> Result<f64, ChrfError> {
@@ -109,12 +112,7 @@ pub(crate) fn sacrebleu_score_of_runs(
     runs: impl IntoIterator<Item = Run>,
     settings: &Settings,
 ) -> f64 {
-    let terms = runs.into_iter().map(|(counts, repeat)| {
-        let (precision, recall) = precision_recall(&counts);
-        let effective = counts.hypothesis > 0 && counts.reference > 0;
-        (OrderTerms::<f64>::new(precision, recall, effective), repeat)
-    });
-    compute_f_score(terms, settings)
+    compute_f_score(runs, settings)
 }
 
 /// The numbers sacreBLEU's `_compute_f_score` computes with: Python floats ([`f64`]) on
@@ -154,11 +152,19 @@ impl FScoreNumber for f64 {
     }
 }
 
-/// What one order brings to `_compute_f_score`'s loop.
+/// What one order brings to `_compute_f_score`'s loop. The precision and recall are asked for
+/// only where the formula uses them: without eps smoothing, only for effective orders.
+pub(crate) trait OrderValues<T> {
+    /// Both sides have n-grams of the order: it counts in the precision and recall averages.
+    fn is_effective(&self) -> bool;
+    /// The order's precision and recall, sacreBLEU's EPS where a side has no n-gram.
+    fn precision_recall(&self) -> (T, T);
+}
+
+/// An order's values computed beforehand.
 pub(crate) struct OrderTerms<T> {
     precision: T,
     recall: T,
-    /// Both sides have n-grams of the order: it counts in the precision and recall averages.
     effective: bool,
 }
 
@@ -172,33 +178,57 @@ impl<T> OrderTerms<T> {
     }
 }
 
+impl<T: Copy> OrderValues<T> for OrderTerms<T> {
+    fn is_effective(&self) -> bool {
+        self.effective
+    }
+    fn precision_recall(&self) -> (T, T) {
+        (self.precision, self.recall)
+    }
+}
+
+/// Integer counts, in Python floats.
+impl OrderValues<f64> for OrderCounts {
+    #[inline]
+    fn is_effective(&self) -> bool {
+        self.hypothesis > 0 && self.reference > 0
+    }
+    #[inline]
+    fn precision_recall(&self) -> (f64, f64) {
+        precision_recall(self.hypothesis, self.reference, self.matching)
+    }
+}
+
 /// sacreBLEU's `CHRF._compute_f_score` (0..100) of orders given as runs of `repeat` equal
 /// orders, operation for operation in `T`'s arithmetic: the one copy of the formula (spec
 /// §1.5-1.7). Orders count as many as the runs stand for, the eps-smoothed average included.
-pub(crate) fn compute_f_score<T: FScoreNumber>(
-    runs: impl IntoIterator<Item = (OrderTerms<T>, usize)>,
+pub(crate) fn compute_f_score<T: FScoreNumber, O: OrderValues<T>>(
+    runs: impl IntoIterator<Item = (O, usize)>,
     settings: &Settings,
 ) -> T {
     let fraction = settings.beta.is_fraction();
     let factor = T::beta_term(settings.beta.factor(), fraction);
     let one_plus_factor = T::beta_term(settings.beta.one_plus_factor(), fraction);
     let (zero, eps, hundred) = (T::python(0.0), T::python(EPS), T::python(100.0));
+    let eps_smoothing = settings.eps_smoothing;
     let mut eps_score = zero;
     let mut order_count = 0usize;
     let mut effective_orders = 0u64;
     let (mut avg_prec, mut avg_rec) = (zero, zero);
 
     // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
-    runs.into_iter().for_each(|(terms, repeat)| {
-        if repeat == 0 {
+    runs.into_iter().for_each(|(order, repeat)| {
+        order_count += repeat;
+        let effective = order.is_effective();
+        if repeat == 0 || !(effective || eps_smoothing) {
             return;
         }
         let add = |sum: T, term: T| match repeat {
             1 => sum + term,
             _ => sum.add_repeatedly(term, repeat),
         };
-        let (prec, rec) = (terms.precision, terms.recall);
-        if settings.eps_smoothing {
+        let (prec, rec) = order.precision_recall();
+        if eps_smoothing {
             let denom = factor * prec + rec;
             let f = if denom.is_positive() {
                 one_plus_factor * prec * rec / denom
@@ -207,15 +237,14 @@ pub(crate) fn compute_f_score<T: FScoreNumber>(
             };
             eps_score = add(eps_score, f);
         }
-        if terms.effective {
+        if effective {
             avg_prec = add(avg_prec, prec);
             avg_rec = add(avg_rec, rec);
             effective_orders += repeat as u64;
         }
-        order_count += repeat;
     });
 
-    if settings.eps_smoothing {
+    if eps_smoothing {
         return hundred * eps_score / T::python(order_count as f64);
     }
     if effective_orders > 0 {
@@ -292,15 +321,36 @@ fn jump(sum: f64, term: f64, times: usize) -> Option<(usize, f64)> {
     Some((steps, (at + steps as u64 * step) as f64 * spacing))
 }
 
-fn precision_recall(counts: &OrderCounts) -> (f64, f64) {
+/// sacreBLEU's precision and recall of one order: matches over each side's n-grams, EPS where a
+/// side has none. (The counts by value, so that they stay in registers.)
+#[inline]
+fn precision_recall(hypothesis: Count, reference: Count, matching: Count) -> (f64, f64) {
+    // Below 2^53 every count converts to f64 exactly, so one division rounds once, as Python's
+    // int division does; a u128 that small converts as an i64 (one instruction).
+    if (hypothesis | reference | matching) >> SMALL_BITS == 0 {
+        let matching = matching as i64 as f64;
+        let ratio = |total: Count| {
+            if total > 0 {
+                matching / total as i64 as f64
+            } else {
+                EPS
+            }
+        };
+        return (ratio(hypothesis), ratio(reference));
+    }
+    precision_recall_of_large(hypothesis, reference, matching)
+}
+
+#[cold]
+fn precision_recall_of_large(hypothesis: Count, reference: Count, matching: Count) -> (f64, f64) {
     let ratio = |total: Count| {
         if total > 0 {
-            true_division(counts.matching, total)
+            true_division(matching, total)
         } else {
             EPS
         }
     };
-    (ratio(counts.hypothesis), ratio(counts.reference))
+    (ratio(hypothesis), ratio(reference))
 }
 
 /// Python's `a / b` on ints: the exact quotient rounded to the nearest double.
@@ -488,6 +538,143 @@ mod tests {
                 let of_runs = float_score_of_runs(runs, &s).unwrap();
                 assert_eq!(whole.to_bits(), of_runs.to_bits(), "{s:?}");
             }
+        }
+    }
+
+    /// sacreBLEU's `_compute_f_score` restated plainly, order by order: every int division the
+    /// exact quotient rounded once, every repeated order added once per order.
+    fn restated(runs: &[Run], s: &Settings) -> f64 {
+        let (factor, one_plus_factor) = (s.beta.factor(), s.beta.one_plus_factor());
+        let ratio = |m: Count, total: Count| {
+            if total > 0 {
+                rational_division(m, total)
+            } else {
+                EPS
+            }
+        };
+        let (mut eps_score, mut avg_prec, mut avg_rec) = (0.0, 0.0, 0.0);
+        let (mut orders, mut effective) = (0usize, 0u64);
+        for &(c, repeat) in runs {
+            let (prec, rec) = (
+                ratio(c.matching, c.hypothesis),
+                ratio(c.matching, c.reference),
+            );
+            for _ in 0..repeat {
+                let denom = factor * prec + rec;
+                eps_score += if denom > 0.0 {
+                    one_plus_factor * prec * rec / denom
+                } else {
+                    EPS
+                };
+                if c.hypothesis > 0 && c.reference > 0 {
+                    avg_prec += prec;
+                    avg_rec += rec;
+                    effective += 1;
+                }
+                orders += 1;
+            }
+        }
+        if s.eps_smoothing {
+            return 100.0 * eps_score / orders as f64;
+        }
+        if effective > 0 {
+            avg_prec /= effective as f64;
+            avg_rec /= effective as f64;
+        }
+        if avg_prec + avg_rec != 0.0 {
+            100.0 * (one_plus_factor * avg_prec * avg_rec / (factor * avg_prec + avg_rec))
+        } else {
+            0.0
+        }
+    }
+
+    /// SplitMix64: reproducible random numbers without a dependency.
+    struct Random(u64);
+
+    impl Random {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+
+        /// A count from the ranges that take different paths: 0, small, around 2^53 (the
+        /// fast path's limit), u64-sized and beyond.
+        fn count(&mut self) -> Count {
+            let near = |limit: Count, offset: u64| limit - 3 + Count::from(offset);
+            match self.below(8) {
+                0 => 0,
+                1..=3 => Count::from(self.below(40)),
+                4 => near(1 << 53, self.below(7)),
+                5 => Count::from(self.next()),
+                6 => near(1 << 64, self.below(7)),
+                _ => Count::from(self.next()) << self.below(64) | Count::from(self.next()),
+            }
+        }
+
+        fn order(&mut self) -> OrderCounts {
+            let mut counts = OrderCounts {
+                hypothesis: self.count(),
+                reference: self.count(),
+                matching: self.count(),
+            };
+            match self.below(6) {
+                // Equal counts: a perfect match, precision and recall exactly 1.
+                0 => (counts.reference, counts.matching) = (counts.hypothesis, counts.hypothesis),
+                // Matches within both sides, as real counts are.
+                1 | 2 => {
+                    counts.matching %= counts.hypothesis.min(counts.reference).saturating_add(1)
+                }
+                _ => {}
+            }
+            counts
+        }
+    }
+
+    #[test]
+    fn scores_of_random_counts_are_the_restated_formulas() {
+        let mut random = Random(14);
+        let betas = [
+            Beta::integer(1).unwrap(),
+            Beta::integer(2).unwrap(),
+            Beta::integer(3).unwrap(),
+            Beta::exact(BigRational::new(1.into(), 2.into())).unwrap(),
+            Beta::exact(BigRational::new(7.into(), 3.into()))
+                .unwrap()
+                .given_as_fraction(),
+        ];
+        let layouts = [(6, 0), (6, 2), (1, 0), (0, 2), (4, 3)];
+        for case in 0..3000 {
+            let (char_order, word_order) = layouts[case % layouts.len()];
+            let mut s = settings(char_order, word_order);
+            s.beta = betas[random.below(betas.len() as u64) as usize].clone();
+            s.eps_smoothing = random.below(2) == 0;
+            // per_order_f scores through this formula only with eps smoothing.
+            if s.eps_smoothing && random.below(2) == 0 {
+                s.averaging = Averaging::PerOrderF;
+            }
+            let runs: Vec<Run> = (0..1 + random.below(10))
+                .map(|_| {
+                    let repeat = match random.below(10) {
+                        0 => 0,
+                        1 => 2 + random.below(60) as usize,
+                        _ => 1,
+                    };
+                    (random.order(), repeat)
+                })
+                .collect();
+            if runs.iter().all(|&(_, repeat)| repeat == 0) {
+                continue;
+            }
+            let got = float_score_of_runs(runs.iter().copied(), &s).unwrap();
+            let expected = restated(&runs, &s);
+            assert_eq!(got.to_bits(), expected.to_bits(), "{runs:?} {s:?}");
         }
     }
 
