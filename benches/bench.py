@@ -32,6 +32,16 @@ import chrf
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def versions() -> str:
+    """The first line of the output: what was measured, on how many threads."""
+    return (
+        f"chrf {chrf.__version__}, sacreBLEU {sacrebleu.__version__}, "
+        f"fastchrf {version('fastchrf')}, NumPy {np.__version__}, "
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"chrf threads {chrf.get_num_threads()}"
+    )
+
+
 def data_dir() -> Path:
     for parent in ROOT.parents:
         if (parent / "shared" / "data" / "wmt").is_dir():
@@ -204,12 +214,7 @@ def main() -> None:
         else sorted(p.name for p in wmt.iterdir() if p.is_dir())
     )
     sizes = [64, 256] if args.quick else [64, 256, 1024]
-    print(
-        f"chrf {chrf._sacrebleu.VERSION}, sacreBLEU {sacrebleu.__version__}, "
-        f"fastchrf {version('fastchrf')}, NumPy {np.__version__}, "
-        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"chrf threads {chrf._chrf.thread_count()}"
-    )
+    print(versions())
     table = Table()
     corpus_benchmarks(table, wmt, args.repeat, sets)
     sentence_benchmarks(table, wmt, args.repeat)
