@@ -1,7 +1,7 @@
 """The speed targets of issue 14, measured in one run against sacreBLEU, fastchrf and the floor.
 
     python3 benches/speed_floor.py            # about 3 minutes on an idle 2-core machine
-    python3 benches/speed_floor.py --full     # pairwise 4096 x 4096 against fastchrf too (~10 min more)
+    python3 benches/speed_floor.py --full     # 4096 x 4096 against fastchrf too (~10 min more)
 
 1. Per call: one short sentence pair through ``CHRF().sentence_score`` and ``sentence_scores``,
    against sacreBLEU's ``CHRF().sentence_score`` and ``fastchrf.pairwise_chrf``.

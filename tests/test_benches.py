@@ -15,7 +15,8 @@ def test_bench_names_what_it_measures() -> None:
     # Regression: `import chrf` became lazy and bench.py's first line read chrf._sacrebleu, which
     # a fresh interpreter no longer loads: the benchmark died before measuring anything. A child
     # process, because this test session has loaded every module already.
-    code = f"import sys; sys.path.insert(0, {str(BENCHES)!r}); import bench; print(bench.versions())"
+    path = str(BENCHES)
+    code = f"import sys; sys.path.insert(0, {path!r}); import bench; print(bench.versions())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"chrf {chrf.__version__}, sacreBLEU 2.6.0, fastchrf 0.2.1")
