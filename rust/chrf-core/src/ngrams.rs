@@ -1,9 +1,12 @@
 //! Clipped n-gram matches between two unit sequences (code points, or word ids), all orders at once.
 //!
+//! Texts of at most 128 units of dense ids (as callers make them) take a bit-parallel path
+//! (`bits`); all others are sorted, with no hashing and therefore no collisions to worry about.
+//!
 //! The windows starting at every position of both sequences are sorted together, each window
 //! truncated to `max_order` units. Windows that share their first n units are then adjacent for
 //! every order n at once, so one pass over the sorted windows yields Σ min(hyp count, ref count)
-//! for every order, with no hashing and therefore no collisions to worry about.
+//! for every order.
 //!
 //! When the units are small (callers map code points to dense per-segment ids), a whole window
 //! packs into one `u64` or `u128`, and the sort compares integers. Otherwise (long orders) the
@@ -16,14 +19,17 @@ use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 use crate::memory::{held, out_of_memory, refill, reserve};
 use crate::ChrfError;
 
+mod bits;
 mod lanes;
 mod suffixes;
+use bits::{PositionBits, MAX_BITS_LEN};
 use lanes::{Lanes, Step};
 use suffixes::Suffixes;
 
 /// Reusable buffers, so that scoring many segments does not allocate per segment.
 #[derive(Default)]
 pub struct MatchScratch {
+    bits: PositionBits,
     buckets: Vec<u32>,
     keys64: [Vec<u64>; 2],
     keys128: [Vec<u128>; 2],
@@ -34,7 +40,8 @@ pub struct MatchScratch {
 impl MatchScratch {
     /// The heap bytes the buffers hold on to.
     pub fn held_bytes(&self) -> usize {
-        held(&self.buckets)
+        self.bits.held_bytes()
+            + held(&self.buckets)
             + self.keys64.iter().map(held).sum::<usize>()
             + self.keys128.iter().map(held).sum::<usize>()
             + self.suffixes.held_bytes()
@@ -64,6 +71,23 @@ pub fn add_clipped_matches(
         return Err(out_of_memory::<u128>(windows));
     }
     let max_unit = hyp.iter().chain(reference).copied().max().unwrap_or(0);
+    // Short texts of dense units (as callers make them): a word of position bits per unit.
+    if hyp.len().max(reference.len()) <= MAX_BITS_LEN && (max_unit as usize) < windows {
+        let alphabet = max_unit as usize + 1;
+        return (scratch.bits).add_clipped_matches([hyp, reference], alphabet, matches);
+    }
+    add_sorted_matches([hyp, reference], max_unit, scratch, matches)
+}
+
+/// [`add_clipped_matches`] by sorting the windows, for texts of any length and units.
+fn add_sorted_matches(
+    [hyp, reference]: [&[u32]; 2],
+    max_unit: u32,
+    scratch: &mut MatchScratch,
+    matches: &mut [u64],
+) -> Result<(), ChrfError> {
+    let max_order = matches.len();
+    let windows = hyp.len() + reference.len();
     // Slots hold unit + 1, so that 0 marks the empty slots of windows cut short by the end.
     let slot_bits = u64::BITS - (u64::from(max_unit) + 1).leading_zeros();
     let key_bits = (slot_bits as usize)
@@ -71,6 +95,7 @@ pub fn add_clipped_matches(
         .saturating_add(1); // + side tag
     let small = max_order <= SMALL_ORDERS && windows <= SMALL_WINDOWS;
     let MatchScratch {
+        bits: _,
         buckets,
         keys64,
         keys128,
@@ -396,6 +421,7 @@ fn push_packed_windows<K: Key>(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use bits::PositionBits;
     use std::collections::HashMap;
 
     #[test]
@@ -524,13 +550,61 @@ mod tests {
     #[test]
     fn runs_of_one_unit_match_in_closed_form() {
         // n units against m: order k matches min(n, m) - k + 1 times.
-        for (n, m) in [(1, 1), (300, 200), (2000, 2000)] {
+        // Both paths, and the bit-parallel one on both sides of a word's width.
+        let sizes = [
+            (1, 1),
+            (64, 64),
+            (65, 3),
+            (128, 127),
+            (129, 128),
+            (300, 200),
+            (2000, 2000),
+        ];
+        for (n, m) in sizes {
             let (hyp, reference) = (vec![0u32; n], vec![0u32; m]);
             for max_order in [1, 7, 300, 5000] {
                 let expected: Vec<u64> = (1..=max_order)
                     .map(|k| (n.min(m) + 1).saturating_sub(k) as u64)
                     .collect();
                 assert_eq!(matches(&hyp, &reference, max_order), expected, "{n} {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn bit_parallel_and_sorted_paths_agree() {
+        let mut state = 0x853C_49E6_748F_EA9Bu64;
+        let mut next = move |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        let mut bits = PositionBits::default();
+        let mut scratch = MatchScratch::default();
+        for case in 0..1500 {
+            // Few units make repeated n-grams, whose first occurrence counts for all of them.
+            let alphabet = [1, 2, 3, 5, 40][case % 5];
+            let (h, r) = ([1, 64, 65, 128][case % 4], [2, 63, 64, 100, 128][case % 5]);
+            let (h, r) = (next(h) + 1, next(r) + 1);
+            let hyp: Vec<u32> = (0..h).map(|_| next(alphabet) as u32).collect();
+            let reference: Vec<u32> = (0..r).map(|_| next(alphabet) as u32).collect();
+            let max_order = [1, 2, 3, 6, 8, 12, 129][case % 7];
+            let alphabet = *hyp.iter().chain(&reference).max().unwrap_or(&0) as usize + 1;
+            let mut by_bits = vec![0; max_order];
+            bits.add_clipped_matches([&hyp, &reference], alphabet, &mut by_bits)
+                .unwrap();
+            let mut sorted = vec![0; max_order];
+            add_sorted_matches(
+                [&hyp, &reference],
+                alphabet as u32 - 1,
+                &mut scratch,
+                &mut sorted,
+            )
+            .unwrap();
+            assert_eq!(by_bits, sorted, "{hyp:?} / {reference:?}");
+            if case % 10 == 0 {
+                assert_eq!(by_bits, by_counting(&hyp, &reference, max_order));
             }
         }
     }
