@@ -43,12 +43,11 @@ impl PositionBits {
     /// Both texts have at most [`MAX_BITS_LEN`] units, all below `alphabet`.
     pub fn add_clipped_matches(
         &mut self,
-        [hyp, reference]: [&[u32]; 2],
+        texts: [&[u32]; 2],
         alphabet: usize,
         matches: &mut [u64],
     ) -> Result<(), ChrfError> {
-        let texts = [hyp, reference];
-        if hyp.len().max(reference.len()) <= u64::BITS as usize {
+        if texts.iter().all(|text| text.len() <= u64::BITS as usize) {
             add(&mut self.narrow, &mut self.counts, texts, alphabet, matches)
         } else {
             add(&mut self.wide, &mut self.counts, texts, alphabet, matches)
