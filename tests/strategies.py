@@ -77,6 +77,12 @@ texts = st.lists(
     max_size=24,
 ).map("".join)
 
+# Texts of up to a few hundred code points, repetitive ones included: the core matches texts of
+# at most 64, then 128 units bit-parallel and sorts longer ones, so these cross both bounds.
+long_texts = st.lists(
+    st.one_of(texts, texts.map(lambda text: text * 5)), min_size=1, max_size=10
+).map("".join)
+
 betas = st.one_of(
     st.integers(1, 16),
     st.fractions(min_value=Fraction(1, 8), max_value=8).filter(lambda f: f > 0),
@@ -106,13 +112,15 @@ def chrf_settings(draw: st.DrawFn, *, exact: bool = True) -> dict[str, Any]:
 
 
 @st.composite
-def corpora(draw: st.DrawFn, *, max_streams: int = 3) -> tuple[list[str], Any]:
+def corpora(
+    draw: st.DrawFn, *, max_streams: int = 3, text: st.SearchStrategy[str] = texts
+) -> tuple[list[str], Any]:
     """Hypotheses with one reference each, or with 1..max_streams reference streams."""
-    hyps = draw(st.lists(texts, min_size=1, max_size=5))
+    hyps = draw(st.lists(text, min_size=1, max_size=5))
     n = len(hyps)
     if draw(st.booleans()):
-        return hyps, draw(st.lists(texts, min_size=n, max_size=n))
+        return hyps, draw(st.lists(text, min_size=n, max_size=n))
     streams = draw(
-        st.lists(st.lists(texts, min_size=n, max_size=n), min_size=1, max_size=max_streams)
+        st.lists(st.lists(text, min_size=n, max_size=n), min_size=1, max_size=max_streams)
     )
     return hyps, streams

@@ -9,12 +9,13 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+import hypothesis
 import pytest
 from hypothesis import given
 
 import chrf
 from chrf import _reference
-from strategies import chrf_settings, corpora
+from strategies import chrf_settings, corpora, long_texts
 
 
 @given(corpora(), chrf_settings())
@@ -25,6 +26,17 @@ def test_components_equal_the_reference_on_every_field(corpus: Any, settings: An
     assert compiled == reference
     assert compiled.to_dict() == reference.to_dict()
     assert compiled.cross_checked == (compiled.score_fraction != 0)
+
+
+@hypothesis.settings(max_examples=300)
+@given(corpora(max_streams=2, text=long_texts), chrf_settings())
+def test_components_of_long_and_repetitive_texts_equal_the_reference(
+    corpus: Any, settings: Any
+) -> None:
+    # Short texts are matched bit-parallel, long ones by sorting: both against the reference.
+    hyps, refs = corpus
+    compiled = chrf.components(hyps, refs, layout="streams", **settings)
+    assert compiled == _reference.components(hyps, refs, layout="streams", **settings)
 
 
 @given(corpora(), chrf_settings(exact=False))
