@@ -1,7 +1,8 @@
 //! `chrf-floor MODE HYP REF [--one-segment]`: one single-threaded pass over a corpus, for
 //! callgrind's instruction counts (`benches/floor.py` runs it and divides by the characters).
 //!
-//! * `chrf`, `chrf++`: chrf-core's statistics of every segment, summed (the corpus path).
+//! * `chrf`, `chrf++`: chrf-core's statistics of every segment, summed in place as the corpus
+//!   path sums them.
 //! * `floor`: what any exact character n-gram count must do at least: decode the UTF-8, give
 //!   every code point a dense id, and hash each n-gram of orders 1..=6 once (a multiply-add on
 //!   the hash of its first n - 1 units). It counts nothing; it is a floor, not a competitor.
@@ -17,7 +18,7 @@ use std::error::Error;
 use std::hint::black_box;
 
 use chrf_core::text::{for_each_char_unit, for_each_word_token};
-use chrf_core::{segment_statistics, Beta, Settings, Statistics};
+use chrf_core::{add_segment_statistics, Beta, Settings, Statistics};
 use rustc_hash::FxHashMap;
 
 const ORDER: usize = 6;
@@ -41,9 +42,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         "chrf" | "chrf++" => {
             let words = if mode == "chrf++" { 2 } else { 0 };
             let settings = Settings::new(ORDER, words, Beta::integer(2)?)?;
+            // As `Corpus::statistics` sums them: in place, on one thread.
             let mut total = Statistics::zeros(settings.order_count());
             for (h, r) in hyps.iter().zip(&refs) {
-                total = total.checked_add(&segment_statistics(h, [r.as_str()], &settings)?)?;
+                add_segment_statistics(h, [r.as_str()], &settings, &mut total)?;
             }
             black_box(total);
         }

@@ -59,6 +59,6 @@ pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
 pub use explain::{swapped_scores, Explanation, NgramCounts, OrderDifferences};
 pub use float::{float_score, sacrebleu_score};
-pub use segment::{segment_score, segment_statistics};
+pub use segment::{add_segment_statistics, segment_score, segment_statistics};
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{Count, OrderCounts, Statistics};

@@ -45,6 +45,20 @@ pub(crate) fn refill<T: Clone>(vec: &mut Vec<T>, len: usize, value: T) -> Result
     Ok(())
 }
 
+/// Makes `vec` hold `len` elements whose values do not matter (every one is about to be
+/// overwritten): only the elements it grows by are written, with `value`.
+pub(crate) fn resize_for_overwrite<T: Clone>(
+    vec: &mut Vec<T>,
+    len: usize,
+    value: T,
+) -> Result<(), ChrfError> {
+    if len > vec.len() {
+        reserve(vec, len - vec.len())?;
+    }
+    vec.resize(len, value);
+    Ok(())
+}
+
 /// Makes room for `additional` more entries in a hash map.
 pub(crate) fn reserve_map<K: Eq + Hash, V, S: BuildHasher>(
     map: &mut HashMap<K, V, S>,
@@ -103,5 +117,19 @@ mod tests {
         refill(&mut vec, 3, 7).unwrap();
         assert_eq!(vec, vec![7, 7, 7]);
         assert!(vec.capacity() >= 100);
+    }
+
+    #[test]
+    fn resize_for_overwrite_writes_only_what_it_grows_by() {
+        let mut vec = vec![1u32, 2, 3];
+        resize_for_overwrite(&mut vec, 5, 0).unwrap();
+        assert_eq!(vec, vec![1, 2, 3, 0, 0]);
+        resize_for_overwrite(&mut vec, 2, 0).unwrap();
+        assert_eq!(vec, vec![1, 2]);
+        assert!(vec.capacity() >= 5);
+        assert!(matches!(
+            resize_for_overwrite(&mut vec, usize::MAX / 2, 0),
+            Err(ChrfError::OutOfMemory { .. })
+        ));
     }
 }

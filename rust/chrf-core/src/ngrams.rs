@@ -16,7 +16,7 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 
-use crate::memory::{held, out_of_memory, refill, reserve};
+use crate::memory::{held, out_of_memory, refill, reserve, resize_for_overwrite};
 use crate::ChrfError;
 
 mod bits;
@@ -334,7 +334,8 @@ fn sort_keys<K: Key>(
     for i in 1..buckets.len() {
         buckets[i] += buckets[i - 1];
     }
-    refill(spare, keys.len(), K::ZERO)?;
+    // The scatter below writes each of the first keys.len() places once.
+    resize_for_overwrite(spare, keys.len(), K::ZERO)?;
     for &key in keys.iter() {
         let slot = &mut buckets[bucket(key)];
         spare[*slot as usize] = key;
