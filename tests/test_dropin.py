@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 import subprocess
 import sys
@@ -108,6 +109,20 @@ def test_statistics_add_pickle_and_score_like_the_whole_corpus() -> None:
     assert whole.components() == chrf.components(HYPS, [REFS_A, REFS_B], word_order=2)
     with pytest.raises(ValueError, match="different settings"):
         whole + chrf.statistics(HYPS, [REFS_A])
+
+
+def test_a_used_metric_pickles_copies_and_follows_new_settings() -> None:
+    metric = chrf.CHRF(word_order=2)
+    first = metric.sentence_score(HYPS[0], [REFS_A[0]])
+    for copied in (pickle.loads(pickle.dumps(metric)), copy.deepcopy(metric)):
+        assert vars(copied.sentence_score(HYPS[0], [REFS_A[0]])) == vars(first)
+    # The compiled settings are the current ones', not those of the first call.
+    metric.settings = chrf.Settings(beta=1)
+    assert (
+        metric.sentence_score(HYPS[0], [REFS_A[0]]).score
+        == chrf.sentence_scores([HYPS[0]], [REFS_A[0]], beta=1)[0]
+        != first.score
+    )
 
 
 def test_settings_pickle_as_their_fields_once_used() -> None:

@@ -7,7 +7,7 @@ use std::hash::Hasher;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::float::{float_score_of_runs, selection_score};
-use crate::memory::{filled, held, out_of_memory, push, refill, reserve};
+use crate::memory::{filled, held, out_of_memory, push, refill, reserve, resize_for_overwrite};
 use crate::ngrams::{add_clipped_matches, MatchScratch};
 use crate::stats::{window_count, PairCounts};
 use crate::text::{for_each_char_unit, for_each_word_token};
@@ -166,15 +166,18 @@ impl Buffers {
             Side::Hypothesis => &mut self.hyp_chars,
             Side::Reference => &mut self.ref_chars,
         };
-        units.clear();
         if settings.char_order() == 0 {
+            units.clear();
             return Ok(());
         }
-        reserve(units, text.len())?; // at least one byte per code point: no push reallocates
-        let ids = &mut self.char_ids;
-        for_each_char_unit(text, settings.include_whitespace, |unit| {
-            units.push(ids.id(unit))
-        });
+        // At least one byte per code point: the ids are written into place, with no push.
+        resize_for_overwrite(units, text.len(), 0)?;
+        let written = if settings.include_whitespace {
+            self.char_ids.write_ids::<true>(text, units)
+        } else {
+            self.char_ids.write_ids::<false>(text, units)
+        };
+        units.truncate(written);
         Ok(())
     }
 
@@ -233,6 +236,20 @@ impl Default for CharIds {
 }
 
 impl CharIds {
+    /// Writes the id of each of `text`'s units (see [`for_each_char_unit`]) into `out`, which
+    /// has room for them all; returns their number. The whitespace rule is a type parameter so
+    /// that the loop does not test it per code point.
+    fn write_ids<const WITH_WHITESPACE: bool>(&mut self, text: &str, out: &mut [u32]) -> usize {
+        let mut written = 0;
+        for_each_char_unit(text, WITH_WHITESPACE, |unit| {
+            if let Some(slot) = out.get_mut(written) {
+                *slot = self.id(unit);
+                written += 1;
+            }
+        });
+        written
+    }
+
     #[inline(always)]
     fn id(&mut self, code_point: u32) -> u32 {
         match self.bmp.get(code_point as usize) {
