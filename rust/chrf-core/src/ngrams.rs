@@ -72,9 +72,11 @@ pub fn add_clipped_matches(
     }
     let max_unit = hyp.iter().chain(reference).copied().max().unwrap_or(0);
     // Short texts of dense units (as callers make them): a word of position bits per unit.
-    if hyp.len().max(reference.len()) <= MAX_BITS_LEN && (max_unit as usize) < windows {
-        let alphabet = max_unit as usize + 1;
-        return (scratch.bits).add_clipped_matches([hyp, reference], alphabet, matches);
+    if hyp.len().max(reference.len()) <= MAX_BITS_LEN
+        && (max_unit as usize) < windows
+        && (scratch.bits).add_clipped_matches([hyp, reference], max_unit as usize + 1, matches)
+    {
+        return Ok(());
     }
     add_sorted_matches([hyp, reference], max_unit, scratch, matches)
 }
@@ -249,8 +251,8 @@ trait Key:
     const BITS: u32;
     const ZERO: Self;
     const TAG: Self;
-    /// A unit's slot value: the unit plus one.
-    fn slot_value(unit: u32) -> Self;
+    /// A unit's slot value: the unit plus one, times an odd number, modulo 2^slot_bits (`mask`).
+    fn slot_value(unit: u32, mask: u64) -> Self;
     fn leading_zeros(self) -> u32;
     fn trailing_zeros(self) -> u32;
     /// The value of the top `bits` bits (bits < 32).
@@ -263,8 +265,8 @@ macro_rules! key {
             const BITS: u32 = <$t>::BITS;
             const ZERO: Self = 0;
             const TAG: Self = 1;
-            fn slot_value(unit: u32) -> Self {
-                Self::from(u64::from(unit) + 1)
+            fn slot_value(unit: u32, mask: u64) -> Self {
+                Self::from((u64::from(unit) + 1).wrapping_mul(SLOT_MULTIPLIER) & mask)
             }
             fn leading_zeros(self) -> u32 {
                 <$t>::leading_zeros(self)
@@ -280,6 +282,13 @@ macro_rules! key {
 }
 key!(u64);
 key!(u128);
+
+/// Slots hold unit + 1 times this odd number, modulo 2^slot_bits: a one-to-one map that keeps
+/// 0 for the empty slot. Sorted, the mapped windows group as the units' windows do (equal
+/// prefixes stay equal and next to each other), but the top bits the counting pass buckets by
+/// now depend on every bit of a unit: dense ids give frequent units small values, whose top
+/// bits left most windows of a frequent first unit in one bucket.
+const SLOT_MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// All windows of both texts as tagged keys, sorted.
 fn packed_sorted<'k, K: Key>(
@@ -390,7 +399,8 @@ impl SlotTable {
     }
 }
 
-/// Pushes one key per start position: units plus one, first unit in the top slot, tag in bit 0.
+/// Pushes one key per start position: slot values of the units (see [`SLOT_MULTIPLIER`]), first
+/// unit in the top slot, tag in bit 0.
 fn push_packed_windows<K: Key>(
     units: &[u32],
     max_order: usize,
@@ -401,7 +411,8 @@ fn push_packed_windows<K: Key>(
     let lowest_slot = K::BITS - slot_bits * max_order as u32;
     // Units enter at the lowest slot and move up one slot per step: after the unit at t, the
     // key holds the window that starts at t + 1 - max_order.
-    let enter = |key: K, unit: u32| (key << slot_bits) | (K::slot_value(unit) << lowest_slot);
+    let mask = u64::MAX >> (u64::BITS - slot_bits);
+    let enter = |key: K, unit: u32| (key << slot_bits) | (K::slot_value(unit, mask) << lowest_slot);
     let (first, rest) = units.split_at(units.len().min(max_order - 1));
     let mut key = first.iter().fold(K::ZERO, |key, &unit| enter(key, unit));
     // Slice maps have an exact length: `extend` writes them without a capacity check per key.
@@ -593,8 +604,7 @@ mod tests {
             let max_order = [1, 2, 3, 6, 8, 12, 129][case % 7];
             let alphabet = *hyp.iter().chain(&reference).max().unwrap_or(&0) as usize + 1;
             let mut by_bits = vec![0; max_order];
-            bits.add_clipped_matches([&hyp, &reference], alphabet, &mut by_bits)
-                .unwrap();
+            assert!(bits.add_clipped_matches([&hyp, &reference], alphabet, &mut by_bits));
             let mut sorted = vec![0; max_order];
             add_sorted_matches(
                 [&hyp, &reference],
@@ -647,7 +657,8 @@ mod tests {
     fn windows_slide_one_unit_at_a_time() {
         let mut keys: Vec<u64> = Vec::new();
         push_packed_windows(&[0, 1, 2], 2, 2, 1, &mut keys);
-        // Slots hold unit + 1 in 2 bits: [1, 2], [2, 3], [3, -], each tagged 1 in bit 0.
+        // In 2 bits, slot values are unit + 1 (the multiplier is 1 modulo 4): [1, 2], [2, 3],
+        // [3, -], each tagged 1 in bit 0.
         let top = |a: u64, b: u64| (a << 62) | (b << 60) | 1;
         assert_eq!(keys, vec![top(1, 2), top(2, 3), top(3, 0)]);
     }

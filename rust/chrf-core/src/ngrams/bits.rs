@@ -17,41 +17,61 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOrAssign, Shl, Sub};
 
-use crate::memory::{held, reserve};
-use crate::ChrfError;
-
 /// The longest text, in units, this path takes.
 pub const MAX_BITS_LEN: usize = u128::BITS as usize;
 
-/// Per unit, the positions of each text holding it (in words of 64 or 128 bits) and their
-/// number; zeros between calls.
+/// Units are dense ids, so those of two texts this path takes are below their total length:
+/// tables of this many entries are indexed by a unit's low byte without a bounds check.
+const MAX_ALPHABET: usize = 2 * MAX_BITS_LEN;
+
+/// Per unit, the positions of each text holding it, in words of 64 or 128 bits.
 #[derive(Default)]
 pub struct PositionBits {
-    narrow: [Vec<u64>; 2],
-    wide: [Vec<u128>; 2],
-    counts: [Vec<u32>; 2],
+    narrow: Tables<u64>,
+    wide: Tables<u128>,
+}
+
+/// Per side, a word of position bits and a count per unit; zeros between calls.
+struct Tables<B> {
+    at: Box<[[B; MAX_ALPHABET]; 2]>,
+    counts: Box<[[u32; MAX_ALPHABET]; 2]>,
+}
+
+impl<B: Word> Default for Tables<B> {
+    fn default() -> Self {
+        Self {
+            at: Box::new([[B::ZERO; MAX_ALPHABET]; 2]),
+            counts: Box::new([[0; MAX_ALPHABET]; 2]),
+        }
+    }
 }
 
 impl PositionBits {
+    /// The bytes of the fixed tables.
     pub fn held_bytes(&self) -> usize {
-        self.narrow.iter().map(held).sum::<usize>()
-            + self.wide.iter().map(held).sum::<usize>()
-            + self.counts.iter().map(held).sum::<usize>()
+        size_of::<[[u64; MAX_ALPHABET]; 2]>()
+            + size_of::<[[u128; MAX_ALPHABET]; 2]>()
+            + 2 * size_of::<[[u32; MAX_ALPHABET]; 2]>()
     }
 
-    /// Adds the clipped matches of every order to `matches` (see [`super::add_clipped_matches`]).
-    /// Both texts have at most [`MAX_BITS_LEN`] units, all below `alphabet`.
+    /// Adds the clipped matches of every order to `matches` (see [`super::add_clipped_matches`])
+    /// and returns true, for texts of at most [`MAX_BITS_LEN`] units, all below `alphabet`,
+    /// itself at most [`MAX_ALPHABET`]; returns false, having done nothing, for any others.
     pub fn add_clipped_matches(
         &mut self,
         texts: [&[u32]; 2],
         alphabet: usize,
         matches: &mut [u64],
-    ) -> Result<(), ChrfError> {
-        if texts.iter().all(|text| text.len() <= u64::BITS as usize) {
-            add(&mut self.narrow, &mut self.counts, texts, alphabet, matches)
-        } else {
-            add(&mut self.wide, &mut self.counts, texts, alphabet, matches)
+    ) -> bool {
+        if alphabet > MAX_ALPHABET || texts.iter().any(|text| text.len() > MAX_BITS_LEN) {
+            return false;
         }
+        if texts.iter().all(|text| text.len() <= u64::BITS as usize) {
+            add(&mut self.narrow, texts, alphabet, matches);
+        } else {
+            add(&mut self.wide, texts, alphabet, matches);
+        }
+        true
     }
 }
 
@@ -61,7 +81,6 @@ trait Word:
 {
     const ZERO: Self;
     const ONE: Self;
-    fn ones(self) -> u64;
     fn below(self) -> Self;
 }
 
@@ -70,9 +89,6 @@ macro_rules! word {
         impl Word for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
-            fn ones(self) -> u64 {
-                u64::from(self.count_ones())
-            }
             /// The bits below the lowest set bit of `self`, which is one bit.
             fn below(self) -> Self {
                 Sub::sub(self, 1)
@@ -84,94 +100,97 @@ word!(u64);
 word!(u128);
 
 fn add<B: Word>(
-    at: &mut [Vec<B>; 2],
-    counts: &mut [Vec<u32>; 2],
+    tables: &mut Tables<B>,
     [hyp, reference]: [&[u32]; 2],
     alphabet: usize,
     matches: &mut [u64],
-) -> Result<(), ChrfError> {
-    for side in 0..2 {
-        grow_zeroed(&mut at[side], alphabet, B::ZERO)?;
-        grow_zeroed(&mut counts[side], alphabet, 0)?;
-    }
-    let [at_hyp, at_ref] = at;
-    let [hyp_counts, ref_counts] = counts;
-    mark(hyp, &mut at_hyp[..alphabet], &mut hyp_counts[..alphabet]);
-    mark(
-        reference,
-        &mut at_ref[..alphabet],
-        &mut ref_counts[..alphabet],
-    );
+) {
+    let [at_hyp, at_ref] = &mut *tables.at;
+    let [hyp_counts, ref_counts] = &mut *tables.counts;
+    mark(hyp, at_hyp, hyp_counts);
+    mark(reference, at_ref, ref_counts);
     if let Some((unigrams, higher)) = matches.split_first_mut() {
         *unigrams += (hyp_counts[..alphabet].iter().zip(&ref_counts[..alphabet]))
             .map(|(&h, &r)| u64::from(h.min(r)))
             .sum::<u64>();
-        let tables = [&at_hyp[..alphabet], &at_ref[..alphabet]];
+        let (at_hyp, at_ref) = (&*at_hyp, &*at_ref);
+        // The bit of the hypothesis position `start`, shifted along rather than computed.
+        let mut end = B::ONE;
         for start in 0..hyp.len() {
-            walk(&hyp[start..], start, tables, higher);
+            walk(&hyp[start..], end, [at_hyp, at_ref], higher);
+            end = end << 1;
         }
     }
-    for side in 0..2 {
-        at[side][..alphabet].fill(B::ZERO);
-        counts[side][..alphabet].fill(0);
+    for table in tables.at.iter_mut() {
+        table[..alphabet].fill(B::ZERO);
     }
-    Ok(())
+    for table in tables.counts.iter_mut() {
+        table[..alphabet].fill(0);
+    }
+}
+
+/// A unit's entry in a table: units are below [`MAX_ALPHABET`], so its low byte.
+#[inline(always)]
+fn entry(unit: u32) -> usize {
+    usize::from(unit as u8)
 }
 
 /// Sets each position's bit in its unit's word, and counts it.
-fn mark<B: Word>(text: &[u32], at: &mut [B], counts: &mut [u32]) {
+fn mark<B: Word>(text: &[u32], at: &mut [B; MAX_ALPHABET], counts: &mut [u32; MAX_ALPHABET]) {
     for (position, &unit) in text.iter().enumerate() {
-        if let (Some(bits), Some(count)) =
-            (at.get_mut(unit as usize), counts.get_mut(unit as usize))
-        {
-            *bits |= B::ONE << position as u32;
-            *count += 1;
-        }
+        at[entry(unit)] |= B::ONE << position as u32;
+        counts[entry(unit)] += 1;
     }
 }
 
-/// Grows a vector of `zero`s to at least `len` of them.
-fn grow_zeroed<T: Copy>(vec: &mut Vec<T>, len: usize, zero: T) -> Result<(), ChrfError> {
-    if vec.len() < len {
-        reserve(vec, len - vec.len())?;
-        vec.resize(len, zero);
-    }
-    Ok(())
-}
-
-/// The n-grams of orders 2 and up starting at `start` (`rest` is the hypothesis from there);
-/// those of order n + 2 add to `higher[n]`.
+/// min(|a|, |b|) of two sets of bits, one bit of each at a time: the sets are small, and the
+/// x86_64 baseline has no population count instruction.
 #[inline(always)]
-fn walk<B: Word>(rest: &[u32], start: usize, [at_hyp, at_ref]: [&[B]; 2], higher: &mut [u64]) {
-    let bits = |at: &[B], unit: u32| at.get(unit as usize).copied().unwrap_or(B::ZERO);
+fn fewer_ones<B: Word>(mut a: B, mut b: B) -> u64 {
+    let mut both = 0;
+    while a != B::ZERO && b != B::ZERO {
+        (a, b) = (a & a.below(), b & b.below());
+        both += 1;
+    }
+    both
+}
+
+/// The n-grams of orders 2 and up starting at the hypothesis position whose bit is `end`
+/// (`rest` is the hypothesis from there); those of order n + 2 add to `higher[n]`.
+#[inline(always)]
+fn walk<B: Word>(
+    rest: &[u32],
+    mut end: B,
+    [at_hyp, at_ref]: [&[B; MAX_ALPHABET]; 2],
+    higher: &mut [u64],
+) {
     let Some((&first, rest)) = rest.split_first() else {
         return;
     };
-    let mut in_ref = bits(at_ref, first);
-    let mut in_hyp = bits(at_hyp, first);
-    let mut end = B::ONE << start as u32;
+    let mut in_ref = at_ref[entry(first)];
+    let mut in_hyp = at_hyp[entry(first)];
     let mut steps = rest.iter().zip(higher);
     // While the hypothesis holds the n-gram more than once: count it at its first occurrence.
     if in_hyp != end {
         for (&unit, found) in steps.by_ref() {
             (in_ref, in_hyp, end) = (in_ref << 1, in_hyp << 1, end << 1);
-            in_ref &= bits(at_ref, unit);
+            in_ref &= at_ref[entry(unit)];
             if in_ref == B::ZERO {
                 return;
             }
-            in_hyp &= bits(at_hyp, unit);
+            in_hyp &= at_hyp[entry(unit)];
             if in_hyp == end {
                 *found += 1;
                 break;
             }
             if in_hyp & end.below() == B::ZERO {
-                *found += in_hyp.ones().min(in_ref.ones());
+                *found += fewer_ones(in_hyp, in_ref);
             }
         }
     }
     // Unique in the hypothesis: each n-gram the reference holds matches once.
     for (&unit, found) in steps {
-        in_ref = in_ref << 1 & bits(at_ref, unit);
+        in_ref = in_ref << 1 & at_ref[entry(unit)];
         if in_ref == B::ZERO {
             return;
         }
