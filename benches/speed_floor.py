@@ -4,7 +4,8 @@
     python3 benches/speed_floor.py --full     # 4096 x 4096 against fastchrf too (~10 min more)
 
 1. Per call: one short sentence pair through ``CHRF().sentence_score`` and ``sentence_scores``,
-   against sacreBLEU's ``CHRF().sentence_score`` and ``fastchrf.pairwise_chrf``.
+   against sacreBLEU's ``CHRF().sentence_score`` and ``fastchrf.pairwise_chrf``; and the
+   instructions of one call of each (callgrind), which do not depend on the machine's load.
 2. ``import chrf`` over a bare interpreter (hyperfine when installed, else repeated runs).
 3. ``pairwise`` on real WMT sentences against fastchrf, and its peak memory over its result
    (resident set of a child process, so nothing else of this run counts).
@@ -74,6 +75,46 @@ def per_call(number: int = 20000) -> list[str]:
         f"| per call: ratio (slower chrf path) | {sacre:.0f}x sacreBLEU, {fast:.0f}x fastchrf |"
     )
     return rows
+
+
+CALLS_CHILD = """
+import sys
+import chrf
+hyp, ref, calls, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def run():  # in a function, as timeit runs its statement: module-level names cost lookups
+    if path == "CHRF().sentence_score":
+        score, refs = chrf.CHRF().sentence_score, [ref]
+        for _ in range(calls):
+            score(hyp, refs)
+    else:
+        scores, hyps, refs = chrf.sentence_scores, [hyp], [ref]
+        for _ in range(calls):
+            scores(hyps, refs)
+run()
+"""
+
+
+def per_call_instructions() -> list[str]:
+    """Instructions of one call (callgrind): 11,000 calls less 1,000, over 10,000."""
+    if not shutil.which("valgrind"):
+        return ["| per call: instructions | valgrind is not installed |"]
+
+    def count(calls: int, path: str) -> int:
+        callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+        done = subprocess.run(
+            [*callgrind, sys.executable, "-c", CALLS_CHILD, HYP, REF, str(calls), path],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+        )
+        return int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
+
+    return [
+        f"| per call: chrf {path}, instructions (callgrind) | "
+        f"{(count(11_000, path) - count(1_000, path)) / 10_000:,.0f} |"
+        for path in ("CHRF().sentence_score", "sentence_scores([h], [r])")
+    ]
 
 
 def import_time() -> list[str]:
@@ -291,6 +332,7 @@ def main() -> None:
     sizes = [1024, 4096] if args.full else [1024]
     for section in (
         per_call,
+        per_call_instructions,
         import_time,
         lambda: pairwise(sizes, sizes[-1] if args.full else 512),
         floor,
