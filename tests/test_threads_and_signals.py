@@ -22,8 +22,10 @@ random.seed(1)
 words = ["".join(random.choice("abcdefghij") for _ in range(random.randint(2, 8)))
          for _ in range(3000)]
 texts = [" ".join(random.choice(words) for _ in range(25)) for _ in range(4000)]
+# pairwise needs long texts to take seconds: on sentences of 25 words it finished within one.
+long_texts = [" ".join(random.choice(words) for _ in range(200)) for _ in range(4000)]
 call = {
-    "pairwise": lambda: chrf.pairwise(texts, texts, word_order=2),
+    "pairwise": lambda: chrf.pairwise(long_texts, long_texts, word_order=2),
     "score": lambda: chrf.score(texts * 2000, texts[::-1] * 2000),
     "sentence_scores": lambda: chrf.sentence_scores(texts * 2000, texts[::-1] * 2000),
     # Lowercasing 16M short texts while reading them takes longer than scoring them.
@@ -81,6 +83,34 @@ def test_ctrl_c_while_numpy_is_first_imported_is_a_keyboard_interrupt() -> None:
         [sys.executable, "-c", NUMPY_IMPORT_INTERRUPTED], capture_output=True, text=True
     )
     assert done.stdout.split("\n") == ["KeyboardInterrupt", "KeyboardInterrupt", "[100.0]", ""]
+    assert "Panic" not in done.stderr
+
+
+NUMPY_API_LOOKUP_ON_MAIN_THREAD_INTERRUPTED = """
+import threading
+import numpy.lib
+import chrf
+real = numpy.lib.NumpyVersion
+def version(*args):
+    # What Ctrl-C landing here raises. Python runs signal handlers on the main thread only.
+    if threading.current_thread() is threading.main_thread():
+        raise KeyboardInterrupt
+    return real(*args)
+numpy.lib.NumpyVersion = version  # rust-numpy calls it when it first looks up NumPy's C API
+print(chrf.pairwise(["a"], ["a"]).tolist(), chrf.sentence_scores(["a"], ["a"]).tolist())
+"""
+
+
+def test_ctrl_c_cannot_land_in_the_lookup_of_numpys_c_api() -> None:
+    # rust-numpy runs Python code when it first looks up NumPy's C API, and panicked when a
+    # Ctrl-C that arrived as a call was finishing raised there (seen in CI, as pairwise got
+    # faster): the lookup now runs before the work, on a thread no signal handler runs on.
+    done = subprocess.run(
+        [sys.executable, "-c", NUMPY_API_LOOKUP_ON_MAIN_THREAD_INTERRUPTED],
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout == "[[100.0]] [100.0]\n", done.stderr
     assert "Panic" not in done.stderr
 
 

@@ -174,14 +174,36 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
         .unwrap_or("a panic")
 }
 
-/// Imports NumPy before the first array is made. rust-numpy imports it on first use and panics
-/// if that import fails, as it does when Ctrl-C lands in the middle of it; here the failure is
-/// an ordinary exception.
+/// Makes NumPy ready before the first array is made: imports it, and has rust-numpy look up its
+/// C API. rust-numpy does both on first use and panics if either fails, as they do when Ctrl-C
+/// lands in the Python code they run (the lookup calls `numpy.lib.NumpyVersion`). Here a failed
+/// import is an ordinary exception, and the lookup runs on a thread of its own, where Python runs
+/// no signal handler: a Ctrl-C arriving meanwhile waits for the next check instead of landing in
+/// it (CI saw it land there once a fast `pairwise` had finished its work).
 fn numpy_ready(py: Python<'_>) -> PyResult<()> {
     static READY: AtomicBool = AtomicBool::new(false);
     if !READY.load(Ordering::Relaxed) {
         py.import("numpy")?;
-        READY.store(true, Ordering::Relaxed);
+        let look_up = || {
+            Python::attach(|py| {
+                PyArray1::<f64>::zeros(py, 0, false);
+            })
+        };
+        let looked_up = py.detach(|| {
+            std::thread::Builder::new()
+                .name("chrf-numpy-api".into())
+                .spawn(look_up)
+                .map(std::thread::JoinHandle::join)
+        });
+        match looked_up {
+            Ok(Ok(())) => READY.store(true, Ordering::Relaxed),
+            Ok(Err(panic)) => return Err(internal_error(panic.as_ref())),
+            Err(error) => {
+                return Err(PyRuntimeError::new_err(format!(
+                    "could not start a thread to load NumPy's C API: {error}"
+                )))
+            }
+        }
     }
     Ok(())
 }
