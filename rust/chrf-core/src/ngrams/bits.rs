@@ -113,11 +113,20 @@ fn add<B: Word>(
         *unigrams += (hyp_counts[..alphabet].iter().zip(&ref_counts[..alphabet]))
             .map(|(&h, &r)| u64::from(h.min(r)))
             .sum::<u64>();
-        let (at_hyp, at_ref) = (&*at_hyp, &*at_ref);
+        let tables = [&*at_hyp, &*at_ref];
+        // chrF's 6 character orders and chrF++'s 2 word orders walk windows of a length known
+        // at compile time (all but the last starts), which the compiler unrolls.
+        let (start, end) = if let Ok(higher) = <&mut [u64; 5]>::try_from(&mut *higher) {
+            walk_windows::<B, 6, 5>(hyp, tables, higher)
+        } else if let Ok(higher) = <&mut [u64; 1]>::try_from(&mut *higher) {
+            walk_windows::<B, 2, 1>(hyp, tables, higher)
+        } else {
+            (0, B::ONE)
+        };
         // The bit of the hypothesis position `start`, shifted along rather than computed.
-        let mut end = B::ONE;
-        for start in 0..hyp.len() {
-            walk(&hyp[start..], end, [at_hyp, at_ref], higher);
+        let mut end = end;
+        for start in start..hyp.len() {
+            walk(&hyp[start..], end, tables, higher);
             end = end << 1;
         }
     }
@@ -127,6 +136,25 @@ fn add<B: Word>(
     for table in tables.counts.iter_mut() {
         table[..alphabet].fill(0);
     }
+}
+
+/// [`walk`] from every start with a whole window of `WINDOW` (= `HIGHER` + 1) units after it;
+/// returns the first start left, and its bit.
+#[inline(always)]
+fn walk_windows<B: Word, const WINDOW: usize, const HIGHER: usize>(
+    hyp: &[u32],
+    tables: [&[B; MAX_ALPHABET]; 2],
+    higher: &mut [u64; HIGHER],
+) -> (usize, B) {
+    const { assert!(WINDOW == HIGHER + 1) };
+    let (mut start, mut end) = (0, B::ONE);
+    while let Some(window) = hyp.get(start..start + WINDOW) {
+        if let Ok(window) = <&[u32; WINDOW]>::try_from(window) {
+            walk(window, end, tables, higher);
+        }
+        (start, end) = (start + 1, end << 1);
+    }
+    (start, end)
 }
 
 /// A unit's entry in a table: units are below [`MAX_ALPHABET`], so its low byte.
