@@ -219,8 +219,11 @@ pub(crate) fn compute_f_score<T: FScoreNumber, O: OrderValues<T>>(
     // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
     runs.into_iter().for_each(|(order, repeat)| {
         order_count += repeat;
+        if repeat == 0 {
+            return;
+        }
         let effective = order.is_effective();
-        if repeat == 0 || !(effective || eps_smoothing) {
+        if !(effective || eps_smoothing) {
             return;
         }
         let add = |sum: T, term: T| match repeat {

@@ -162,11 +162,15 @@ impl PairCounts {
 
     /// Every order of the settings, character orders first, the zero ones as two runs.
     pub fn runs(&self, settings: &Settings) -> impl Iterator<Item = Run> + '_ {
-        let orders = [settings.char_order(), settings.word_order()];
-        self.kinds.iter().zip(orders).flat_map(|(kept, order)| {
-            let zeros = (OrderCounts::default(), order.saturating_sub(kept.len()));
-            kept.iter().map(|&counts| (counts, 1)).chain([zeros])
-        })
+        // Chained, not flattened: each step of a flattened iterator tests which part it is in.
+        let [chars, words] = &self.kinds;
+        let zeros = |kept: &[OrderCounts], order: usize| {
+            (OrderCounts::default(), order.saturating_sub(kept.len()))
+        };
+        (chars.iter().map(|&counts| (counts, 1)))
+            .chain([zeros(chars, settings.char_order())])
+            .chain(words.iter().map(|&counts| (counts, 1)))
+            .chain([zeros(words, settings.word_order())])
     }
 
     /// The counts of every order, as statistics.
