@@ -90,8 +90,9 @@ fn add_sorted_matches(
 ) -> Result<(), ChrfError> {
     let max_order = matches.len();
     let windows = hyp.len() + reference.len();
-    // Slots hold unit + 1, so that 0 marks the empty slots of windows cut short by the end.
-    let slot_bits = u64::BITS - (u64::from(max_unit) + 1).leading_zeros();
+    // Slots hold the ranks 1..=max_unit + 1 of units and max_unit + 2 of the reference's end
+    // (see [`push_packed_windows`]), so that 0 can mark the hypothesis's end.
+    let slot_bits = u64::BITS - (u64::from(max_unit) + 2).leading_zeros();
     let key_bits = (slot_bits as usize)
         .saturating_mul(max_order)
         .saturating_add(1); // + side tag
@@ -105,11 +106,22 @@ fn add_sorted_matches(
         tally: large,
     } = scratch;
     if key_bits <= 64 {
-        let (keys, slots) = packed_sorted(hyp, reference, (slot_bits, max_order), keys64, buckets)?;
+        let (keys, slots) = packed_sorted(
+            [hyp, reference],
+            max_unit,
+            (slot_bits, max_order),
+            keys64,
+            buckets,
+        )?;
         tally(packed_steps(keys, slots), small, matches, large)
     } else if key_bits <= 128 {
-        let (keys, slots) =
-            packed_sorted(hyp, reference, (slot_bits, max_order), keys128, buckets)?;
+        let (keys, slots) = packed_sorted(
+            [hyp, reference],
+            max_unit,
+            (slot_bits, max_order),
+            keys128,
+            buckets,
+        )?;
         tally(packed_steps(keys, slots), small, matches, large)
     } else {
         let steps = suffixes.sorted_steps(hyp, reference, max_order)?;
@@ -251,10 +263,11 @@ trait Key:
     const BITS: u32;
     const ZERO: Self;
     const TAG: Self;
-    /// A unit's slot value: the unit plus one, times an odd number, modulo 2^slot_bits (`mask`).
-    fn slot_value(unit: u32, mask: u64) -> Self;
-    fn leading_zeros(self) -> u32;
-    fn trailing_zeros(self) -> u32;
+    /// The slot value of a rank (a unit plus one): times an odd number, modulo 2^slot_bits
+    /// (`mask`).
+    fn slot_value(rank: u64, mask: u64) -> Self;
+    /// The index of the highest set bit of a key that is not zero.
+    fn highest_bit(self) -> u32;
     /// The value of the top `bits` bits (bits < 32).
     fn top_bits(self, bits: u32) -> u32;
 }
@@ -265,14 +278,11 @@ macro_rules! key {
             const BITS: u32 = <$t>::BITS;
             const ZERO: Self = 0;
             const TAG: Self = 1;
-            fn slot_value(unit: u32, mask: u64) -> Self {
-                Self::from((u64::from(unit) + 1).wrapping_mul(SLOT_MULTIPLIER) & mask)
+            fn slot_value(rank: u64, mask: u64) -> Self {
+                Self::from(rank.wrapping_mul(SLOT_MULTIPLIER) & mask)
             }
-            fn leading_zeros(self) -> u32 {
-                <$t>::leading_zeros(self)
-            }
-            fn trailing_zeros(self) -> u32 {
-                <$t>::trailing_zeros(self)
+            fn highest_bit(self) -> u32 {
+                <$t>::BITS - 1 - <$t>::leading_zeros(self)
             }
             fn top_bits(self, bits: u32) -> u32 {
                 (self >> (<$t>::BITS - bits)) as u32
@@ -283,8 +293,8 @@ macro_rules! key {
 key!(u64);
 key!(u128);
 
-/// Slots hold unit + 1 times this odd number, modulo 2^slot_bits: a one-to-one map that keeps
-/// 0 for the empty slot. Sorted, the mapped windows group as the units' windows do (equal
+/// Slots hold a rank (unit + 1, or the reference's end) times this odd number, modulo
+/// 2^slot_bits: a one-to-one map that keeps 0 for the hypothesis's end. Sorted, the mapped windows group as the units' windows do (equal
 /// prefixes stay equal and next to each other), but the top bits the counting pass buckets by
 /// now depend on every bit of a unit: dense ids give frequent units small values, whose top
 /// bits left most windows of a frequent first unit in one bucket.
@@ -292,16 +302,19 @@ const SLOT_MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// All windows of both texts as tagged keys, sorted.
 fn packed_sorted<'k, K: Key>(
-    hyp: &[u32],
-    reference: &[u32],
+    [hyp, reference]: [&[u32]; 2],
+    max_unit: u32,
     (slot_bits, max_order): (u32, usize),
     [keys, spare]: &'k mut [Vec<K>; 2],
     buckets: &mut Vec<u32>,
 ) -> Result<(&'k [K], SlotTable), ChrfError> {
     keys.clear();
     reserve(keys, hyp.len() + reference.len())?;
-    push_packed_windows(hyp, max_order, slot_bits, K::ZERO, keys);
-    push_packed_windows(reference, max_order, slot_bits, K::TAG, keys);
+    let mask = u64::MAX >> (u64::BITS - slot_bits);
+    let ends = [K::ZERO, K::slot_value(u64::from(max_unit) + 2, mask)];
+    let slots = (slot_bits, max_order);
+    push_packed_windows(hyp, slots, [ends[0], K::ZERO], keys);
+    push_packed_windows(reference, slots, [ends[1], K::TAG], keys);
     sort_keys(keys, spare, buckets)?;
     Ok((keys, SlotTable::new(K::BITS, slot_bits, max_order)))
 }
@@ -363,68 +376,66 @@ fn sort_keys<K: Key>(
     Ok(())
 }
 
-/// Per bit position of a key, the number of whole slots above it, capped at the max order:
-/// a table, because a division by a run-time divisor per window is slow.
+/// Per bit of a key, the number of whole slots above it, capped at the max order: a table,
+/// because a division by a run-time divisor per window is slow.
 struct SlotTable {
-    slots_above: [u8; 129],
+    slots_above: [u8; 128],
 }
 
 impl SlotTable {
     fn new(key_bits: u32, slot_bits: u32, max_order: usize) -> Self {
-        let mut slots_above = [0u8; 129];
-        // Slot by slot rather than bit by bit: one call scores one short pair, and a loop over
-        // 129 bits cost more than its pair's sort.
-        let bits = &mut slots_above[..=key_bits as usize];
-        for (slots, run) in bits.chunks_mut(slot_bits as usize).enumerate() {
+        let mut slots_above = [0u8; 128];
+        // Slot by slot from the top rather than bit by bit: one call may score one short pair,
+        // and a loop over 128 bits cost more than its pair's sort.
+        let bits = &mut slots_above[..key_bits as usize];
+        for (slots, run) in bits.rchunks_mut(slot_bits as usize).enumerate() {
             run.fill(slots.min(max_order) as u8);
         }
         Self { slots_above }
     }
 
-    /// The number of leading units two windows share.
+    /// The number of leading units two windows share. Windows cut short by the end of their
+    /// text end in a slot no unit has, which differs between the texts (see
+    /// [`push_packed_windows`]), so only whole windows can be equal, sharing every order: the
+    /// tag bit stands in for their difference, and no branch is needed.
     fn shared<K: Key>(&self, a: K, b: K) -> usize {
-        let difference = (a ^ b) & !K::TAG;
-        if difference == K::ZERO {
-            // Equal windows share their units and no more: a window cut short by the end of its
-            // text must not join the groups of the orders above its length.
-            return self.len(a & !K::TAG);
-        }
-        usize::from(self.slots_above[difference.leading_zeros() as usize])
-    }
-
-    /// The number of units of an untagged window: every slot down to its lowest set bit.
-    fn len<K: Key>(&self, untagged: K) -> usize {
-        let bits_through_lowest = K::BITS - untagged.trailing_zeros();
-        usize::from(self.slots_above[bits_through_lowest as usize - 1]) + 1
+        let highest = ((a ^ b) | K::TAG).highest_bit();
+        usize::from(self.slots_above[highest as usize % 128])
     }
 }
 
 /// Pushes one key per start position: slot values of the units (see [`SLOT_MULTIPLIER`]), first
-/// unit in the top slot, tag in bit 0.
+/// unit in the top slot, tag in bit 0. The slots past the end of the text hold `end`, a value
+/// no unit has and which differs between the texts: two windows cut short by the end then
+/// share exactly the units they have in common, never the end itself.
 fn push_packed_windows<K: Key>(
     units: &[u32],
-    max_order: usize,
-    slot_bits: u32,
-    tag: K,
+    (slot_bits, max_order): (u32, usize),
+    [end, tag]: [K; 2],
     keys: &mut Vec<K>,
 ) {
     let lowest_slot = K::BITS - slot_bits * max_order as u32;
-    // Units enter at the lowest slot and move up one slot per step: after the unit at t, the
-    // key holds the window that starts at t + 1 - max_order.
+    // Slot values enter at the lowest slot and move up one slot per step: after the unit at t,
+    // the key holds the window that starts at t + 1 - max_order.
     let mask = u64::MAX >> (u64::BITS - slot_bits);
-    let enter = |key: K, unit: u32| (key << slot_bits) | (K::slot_value(unit, mask) << lowest_slot);
+    let enter = |key: K, value: K| (key << slot_bits) | (value << lowest_slot);
+    let unit_value = |unit: u32| K::slot_value(u64::from(unit) + 1, mask);
     let (first, rest) = units.split_at(units.len().min(max_order - 1));
-    let mut key = first.iter().fold(K::ZERO, |key, &unit| enter(key, unit));
+    let mut key = first
+        .iter()
+        .fold(K::ZERO, |key, &unit| enter(key, unit_value(unit)));
     // Slice maps have an exact length: `extend` writes them without a capacity check per key.
     keys.extend(rest.iter().map(|&unit| {
-        key = enter(key, unit);
+        key = enter(key, unit_value(unit));
         key | tag
     }));
-    // The last windows are cut short by the end of the text: shift in empty slots.
+    // The last windows are cut short by the end of the text.
     let short = first.len();
-    key <<= slot_bits * (max_order - 1 - short) as u32;
+    for _ in short..max_order - 1 {
+        key = enter(key, end);
+    }
     keys.extend((0..short).map(|_| {
-        key <<= slot_bits;
+        key = enter(key, end);
         key | tag
     }));
 }
@@ -656,10 +667,29 @@ mod tests {
     #[test]
     fn windows_slide_one_unit_at_a_time() {
         let mut keys: Vec<u64> = Vec::new();
-        push_packed_windows(&[0, 1, 2], 2, 2, 1, &mut keys);
+        push_packed_windows(&[0, 1, 2], (2, 2), [0, 1], &mut keys);
         // In 2 bits, slot values are unit + 1 (the multiplier is 1 modulo 4): [1, 2], [2, 3],
         // [3, -], each tagged 1 in bit 0.
         let top = |a: u64, b: u64| (a << 62) | (b << 60) | 1;
         assert_eq!(keys, vec![top(1, 2), top(2, 3), top(3, 0)]);
+    }
+
+    #[test]
+    fn windows_cut_short_share_their_units_and_not_their_ends() {
+        // [1, 2] ends both texts: as order-2 windows they are equal, as order-3 windows they
+        // share two units, whatever the ends each text's keys hold.
+        for max_order in [2, 3, 6] {
+            let expected = by_counting(&[3, 1, 2], &[1, 2], max_order);
+            assert_eq!(matches(&[3, 1, 2], &[1, 2], max_order), expected);
+            let mut sorted = vec![0; max_order];
+            add_sorted_matches(
+                [&[3, 1, 2], &[1, 2]],
+                3,
+                &mut MatchScratch::default(),
+                &mut sorted,
+            )
+            .unwrap();
+            assert_eq!(sorted, expected, "order {max_order}");
+        }
     }
 }
