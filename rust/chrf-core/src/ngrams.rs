@@ -62,6 +62,27 @@ pub fn add_clipped_matches(
     scratch: &mut MatchScratch,
     matches: &mut [u64],
 ) -> Result<(), ChrfError> {
+    let alphabet = hyp
+        .iter()
+        .chain(reference)
+        .max()
+        .map_or(0, |&u| u64::from(u) + 1);
+    add_clipped_matches_below(hyp, reference, alphabet, scratch, matches)
+}
+
+/// [`add_clipped_matches`] of units all below `alphabet`, which callers giving dense ids know
+/// without a pass over the units.
+pub(crate) fn add_clipped_matches_below(
+    hyp: &[u32],
+    reference: &[u32],
+    alphabet: u64,
+    scratch: &mut MatchScratch,
+    matches: &mut [u64],
+) -> Result<(), ChrfError> {
+    debug_assert!(hyp
+        .iter()
+        .chain(reference)
+        .all(|&u| u64::from(u) < alphabet));
     let max_order = matches.len();
     if max_order == 0 || hyp.is_empty() || reference.is_empty() {
         return Ok(());
@@ -70,7 +91,8 @@ pub fn add_clipped_matches(
     if windows >= u32::MAX as usize - 2 {
         return Err(out_of_memory::<u128>(windows));
     }
-    let max_unit = hyp.iter().chain(reference).copied().max().unwrap_or(0);
+    // Not empty, so the alphabet is at least 1; at most 2^32 as the units are u32.
+    let max_unit = alphabet.saturating_sub(1).min(u64::from(u32::MAX)) as u32;
     // Short texts of dense units (as callers make them): a word of position bits per unit.
     if hyp.len().max(reference.len()) <= MAX_BITS_LEN
         && (max_unit as usize) < windows

@@ -8,7 +8,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::float::{float_score_of_runs, selection_score};
 use crate::memory::{filled, held, out_of_memory, push, refill, reserve, resize_for_overwrite};
-use crate::ngrams::{add_clipped_matches, MatchScratch};
+use crate::ngrams::{add_clipped_matches_below, MatchScratch};
 use crate::stats::{window_count, PairCounts};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, OrderCounts, Settings, Statistics};
@@ -183,16 +183,36 @@ impl Buffers {
 
     /// The counts of the current hypothesis against the current reference, in `self.pair`.
     fn pair_counts(&mut self, settings: &Settings) -> Result<(), ChrfError> {
+        // Both kinds of ids are dense: every unit is below the number of ids given.
         let sides = [
-            (&self.hyp_chars, &self.ref_chars, settings.char_order()),
-            (&self.hyp_words, &self.ref_words, settings.word_order()),
+            (
+                &self.hyp_chars,
+                &self.ref_chars,
+                settings.char_order(),
+                self.char_ids.next,
+            ),
+            (
+                &self.hyp_words,
+                &self.ref_words,
+                settings.word_order(),
+                self.words.distinct as u32,
+            ),
         ];
-        for ((hyp, reference, max_order), out) in sides.into_iter().zip(&mut self.pair.kinds) {
+        for ((hyp, reference, max_order, alphabet), out) in
+            sides.into_iter().zip(&mut self.pair.kinds)
+        {
             // Orders past both lengths are all zero; orders past either length match nothing.
             let kept = max_order.min(hyp.len().max(reference.len()));
             let matched = kept.min(hyp.len()).min(reference.len());
             refill(&mut self.matches, matched, 0)?;
-            add_clipped_matches(hyp, reference, &mut self.scratch, &mut self.matches)?;
+            let alphabet = u64::from(alphabet);
+            add_clipped_matches_below(
+                hyp,
+                reference,
+                alphabet,
+                &mut self.scratch,
+                &mut self.matches,
+            )?;
             out.clear();
             reserve(out, kept)?;
             out.extend((1..=kept).map(|n| {
