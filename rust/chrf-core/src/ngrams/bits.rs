@@ -113,7 +113,7 @@ fn add<B: Word>(
         *unigrams += (hyp_counts[..alphabet].iter().zip(&ref_counts[..alphabet]))
             .map(|(&h, &r)| u64::from(h.min(r)))
             .sum::<u64>();
-        let tables = [&*at_hyp, &*at_ref];
+        let tables = &*tables.at;
         // chrF's 6 character orders and chrF++'s 2 word orders walk windows of a length known
         // at compile time (all but the last starts), which the compiler unrolls.
         let (start, end) = if let Ok(higher) = <&mut [u64; 5]>::try_from(&mut *higher) {
@@ -143,7 +143,7 @@ fn add<B: Word>(
 #[inline(always)]
 fn walk_windows<B: Word, const WINDOW: usize, const HIGHER: usize>(
     hyp: &[u32],
-    tables: [&[B; MAX_ALPHABET]; 2],
+    tables: &[[B; MAX_ALPHABET]; 2],
     higher: &mut [u64; HIGHER],
 ) -> (usize, B) {
     const { assert!(WINDOW == HIGHER + 1) };
@@ -165,9 +165,12 @@ fn entry(unit: u32) -> usize {
 
 /// Sets each position's bit in its unit's word, and counts it.
 fn mark<B: Word>(text: &[u32], at: &mut [B; MAX_ALPHABET], counts: &mut [u32; MAX_ALPHABET]) {
-    for (position, &unit) in text.iter().enumerate() {
-        at[entry(unit)] |= B::ONE << position as u32;
+    // The position's bit is shifted along rather than computed.
+    let mut bit = B::ONE;
+    for &unit in text {
+        at[entry(unit)] |= bit;
         counts[entry(unit)] += 1;
+        bit = bit << 1;
     }
 }
 
@@ -189,7 +192,7 @@ fn fewer_ones<B: Word>(mut a: B, mut b: B) -> u64 {
 fn walk<B: Word>(
     rest: &[u32],
     mut end: B,
-    [at_hyp, at_ref]: [&[B; MAX_ALPHABET]; 2],
+    [at_hyp, at_ref]: &[[B; MAX_ALPHABET]; 2],
     higher: &mut [u64],
 ) {
     let Some((&first, rest)) = rest.split_first() else {
