@@ -33,6 +33,7 @@ pub struct MatchScratch {
     buckets: Vec<u32>,
     keys64: [Vec<u64>; 2],
     keys128: [Vec<u128>; 2],
+    slots: SlotTable,
     suffixes: Suffixes,
     tally: LargeTally,
 }
@@ -124,26 +125,29 @@ fn add_sorted_matches(
         buckets,
         keys64,
         keys128,
+        slots,
         suffixes,
         tally: large,
     } = scratch;
     if key_bits <= 64 {
-        let (keys, slots) = packed_sorted(
+        let keys = packed_sorted(
             [hyp, reference],
             max_unit,
             (slot_bits, max_order),
             keys64,
             buckets,
         )?;
+        let slots = slots.of(u64::BITS, slot_bits, max_order);
         tally(packed_steps(keys, slots), small, matches, large)
     } else if key_bits <= 128 {
-        let (keys, slots) = packed_sorted(
+        let keys = packed_sorted(
             [hyp, reference],
             max_unit,
             (slot_bits, max_order),
             keys128,
             buckets,
         )?;
+        let slots = slots.of(u128::BITS, slot_bits, max_order);
         tally(packed_steps(keys, slots), small, matches, large)
     } else {
         let steps = suffixes.sorted_steps(hyp, reference, max_order)?;
@@ -316,10 +320,11 @@ key!(u64);
 key!(u128);
 
 /// Slots hold a rank (unit + 1, or the reference's end) times this odd number, modulo
-/// 2^slot_bits: a one-to-one map that keeps 0 for the hypothesis's end. Sorted, the mapped windows group as the units' windows do (equal
-/// prefixes stay equal and next to each other), but the top bits the counting pass buckets by
-/// now depend on every bit of a unit: dense ids give frequent units small values, whose top
-/// bits left most windows of a frequent first unit in one bucket.
+/// 2^slot_bits: a one-to-one map that keeps 0 for the hypothesis's end. Sorted, the mapped
+/// windows group as the units' windows do (equal prefixes stay equal and next to each other),
+/// but the top bits the counting pass buckets by now depend on every bit of a unit: dense ids
+/// give frequent units small values, whose top bits left most windows of a frequent first unit
+/// in one bucket.
 const SLOT_MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// All windows of both texts as tagged keys, sorted.
@@ -329,7 +334,7 @@ fn packed_sorted<'k, K: Key>(
     (slot_bits, max_order): (u32, usize),
     [keys, spare]: &'k mut [Vec<K>; 2],
     buckets: &mut Vec<u32>,
-) -> Result<(&'k [K], SlotTable), ChrfError> {
+) -> Result<&'k [K], ChrfError> {
     keys.clear();
     reserve(keys, hyp.len() + reference.len())?;
     let mask = u64::MAX >> (u64::BITS - slot_bits);
@@ -338,12 +343,15 @@ fn packed_sorted<'k, K: Key>(
     push_packed_windows(hyp, slots, [ends[0], K::ZERO], keys);
     push_packed_windows(reference, slots, [ends[1], K::TAG], keys);
     sort_keys(keys, spare, buckets)?;
-    Ok((keys, SlotTable::new(K::BITS, slot_bits, max_order)))
+    Ok(keys)
 }
 
 /// The tally steps of sorted keys. The first key is compared with the empty key, with which it
 /// shares nothing (its first slot is never empty).
-fn packed_steps<K: Key>(keys: &[K], slots: SlotTable) -> impl Iterator<Item = (usize, usize)> + '_ {
+fn packed_steps<'k, K: Key>(
+    keys: &'k [K],
+    slots: &'k SlotTable,
+) -> impl Iterator<Item = (usize, usize)> + 'k {
     let mut previous = K::ZERO;
     keys.iter().map(move |&key| {
         let shared = slots.shared(previous, key);
@@ -399,21 +407,35 @@ fn sort_keys<K: Key>(
 }
 
 /// Per bit of a key, the number of whole slots above it, capped at the max order: a table,
-/// because a division by a run-time divisor per window is slow.
+/// because a division by a run-time divisor per window is slow. Kept from call to call, as
+/// most segments of a corpus have the same layout of slots.
 struct SlotTable {
     slots_above: [u8; 128],
+    /// (key bits, slot bits, max order) the table is for.
+    layout: (u32, u32, usize),
+}
+
+impl Default for SlotTable {
+    fn default() -> Self {
+        Self {
+            slots_above: [0; 128],
+            layout: (0, 0, 0),
+        }
+    }
 }
 
 impl SlotTable {
-    fn new(key_bits: u32, slot_bits: u32, max_order: usize) -> Self {
-        let mut slots_above = [0u8; 128];
-        // Slot by slot from the top rather than bit by bit: one call may score one short pair,
-        // and a loop over 128 bits cost more than its pair's sort.
-        let bits = &mut slots_above[..key_bits as usize];
-        for (slots, run) in bits.rchunks_mut(slot_bits as usize).enumerate() {
-            run.fill(slots.min(max_order) as u8);
+    /// The table of keys of `key_bits` bits with slots of `slot_bits`.
+    fn of(&mut self, key_bits: u32, slot_bits: u32, max_order: usize) -> &Self {
+        let layout = (key_bits, slot_bits, max_order);
+        if self.layout != layout {
+            self.layout = layout;
+            let bits = &mut self.slots_above[..key_bits as usize];
+            for (slots, run) in bits.rchunks_mut(slot_bits as usize).enumerate() {
+                run.fill(slots.min(max_order) as u8);
+            }
         }
-        Self { slots_above }
+        self
     }
 
     /// The number of leading units two windows share. Windows cut short by the end of their
