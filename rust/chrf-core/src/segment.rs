@@ -235,20 +235,27 @@ enum Side {
 }
 
 /// Dense ids for the code points of one segment, in order of first appearance. Its tables are
-/// bounded by the number of code points, not by the input, so they grow infallibly.
+/// bounded by the number of code points, not by the input, so they are fixed or grow
+/// infallibly.
 struct CharIds {
     /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
-    bmp: Vec<u32>,
-    seen: Vec<u32>,
+    bmp: Box<[u32; BMP]>,
+    /// The BMP code points seen since the last clear, each once: `seen_len` of them.
+    seen: Box<[u16; BMP]>,
+    seen_len: usize,
     astral: FxHashMap<u32, u32>,
     next: u32,
 }
 
+/// The code points of the Basic Multilingual Plane.
+const BMP: usize = 0x10000;
+
 impl Default for CharIds {
     fn default() -> Self {
         Self {
-            bmp: vec![0; 0x10000],
-            seen: Vec::new(),
+            bmp: Box::new([0; BMP]),
+            seen: Box::new([0; BMP]),
+            seen_len: 0,
             astral: FxHashMap::default(),
             next: 0,
         }
@@ -270,42 +277,44 @@ impl CharIds {
         written
     }
 
+    /// A BMP code point's first sight in the segment costs a few stores in the loop; astral
+    /// code points take a hash map out of line.
     #[inline(always)]
     fn id(&mut self, code_point: u32) -> u32 {
-        match self.bmp.get(code_point as usize) {
-            Some(&slot) if slot != 0 => slot - 1,
-            _ => self.new_id(code_point),
+        let Some(slot) = self.bmp.get_mut(code_point as usize) else {
+            return self.astral_id(code_point);
+        };
+        if *slot == 0 {
+            // Each BMP code point is seen once between clears: `seen` has room for them all.
+            self.seen[self.seen_len % BMP] = code_point as u16;
+            self.seen_len += 1;
+            self.next += 1;
+            *slot = self.next;
         }
+        *slot - 1
     }
 
-    /// The first sight of a code point in the segment, or any astral code point.
     #[cold]
     #[inline(never)]
-    fn new_id(&mut self, code_point: u32) -> u32 {
+    fn astral_id(&mut self, code_point: u32) -> u32 {
         let next = self.next;
-        let id = match self.bmp.get_mut(code_point as usize) {
-            Some(slot) => {
-                *slot = next + 1;
-                self.seen.push(code_point);
-                next
-            }
-            None => *self.astral.entry(code_point).or_insert(next),
-        };
+        let id = *self.astral.entry(code_point).or_insert(next);
         if id == next {
             self.next += 1;
         }
         id
     }
 
-    /// The heap bytes held, but for the fixed BMP table.
+    /// The heap bytes held, but for the fixed tables.
     fn held_bytes(&self) -> usize {
-        held(&self.seen) + self.astral.capacity() * size_of::<(u32, u32)>()
+        self.astral.capacity() * size_of::<(u32, u32)>()
     }
 
     fn clear(&mut self) {
-        for code_point in self.seen.drain(..) {
-            self.bmp[code_point as usize] = 0;
+        for &code_point in &self.seen[..self.seen_len.min(BMP)] {
+            self.bmp[usize::from(code_point)] = 0;
         }
+        self.seen_len = 0;
         self.astral.clear();
         self.next = 0;
     }
