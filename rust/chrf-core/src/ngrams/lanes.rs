@@ -7,7 +7,7 @@
 /// groups of the orders above it close (their min(hyp, ref) joins the matches) and restart; the
 /// window then counts once on its side in every order.
 pub trait Step {
-    fn step(&mut self, shared: i16, is_reference: bool);
+    fn step(&mut self, shared: u8, is_reference: bool);
     fn matches(&self) -> [i16; 8];
 }
 
@@ -22,10 +22,10 @@ pub struct Scalar {
 
 #[cfg(any(test, not(target_arch = "x86_64")))]
 impl Step for Scalar {
-    fn step(&mut self, shared: i16, is_reference: bool) {
+    fn step(&mut self, shared: u8, is_reference: bool) {
         let add = i16::from(is_reference);
         for n in 0..8 {
-            if n as i16 >= shared {
+            if n as u8 >= shared {
                 self.matches[n] += self.hyp[n].min(self.reference[n]);
                 (self.hyp[n], self.reference[n]) = (0, 0);
             }
@@ -61,10 +61,11 @@ mod sse2 {
         matches: __m128i,
     }
 
-    /// Per `shared` (0..=8), all ones in the lanes of the orders it closes (n >= shared):
-    /// looked up, because broadcasting `shared` and comparing costs more instructions.
-    const CLOSING: [[i16; 8]; 9] = {
-        let mut masks = [[0i16; 8]; 9];
+    /// Per `shared`, all ones in the lanes of the orders it closes (n >= shared): looked up,
+    /// because broadcasting `shared` and comparing costs more instructions. A row per value of
+    /// a `u8`, so that the lookup needs no bounds check; from 8 on, nothing closes.
+    const CLOSING: [[i16; 8]; 256] = {
+        let mut masks = [[0i16; 8]; 256];
         let mut shared = 0;
         while shared < 9 {
             let mut n = shared;
@@ -104,8 +105,8 @@ mod sse2 {
 
     impl Step for Lanes {
         #[inline(always)]
-        fn step(&mut self, shared: i16, is_reference: bool) {
-            let close = load(&CLOSING[(shared as usize).min(8)]);
+        fn step(&mut self, shared: u8, is_reference: bool) {
+            let close = load(&CLOSING[usize::from(shared)]);
             let [add_hyp, add_reference] = &ADDED[usize::from(is_reference)];
             unsafe {
                 let matched = _mm_min_epi16(self.hyp, self.reference);
