@@ -362,12 +362,9 @@ fn packed_steps<'k, K: Key>(
     })
 }
 
-/// Most bits of the keys the counting pass buckets by, for texts of 2^17 windows and more. The
-/// table has room for that many from the first sort on (256 KiB), so that indexing it needs
-/// no bounds check.
+/// Most bits of the keys the counting pass buckets by: a 256 KiB table, for texts of 2^17
+/// windows and more.
 const MAX_BUCKET_BITS: u32 = 16;
-/// The bucket table: one entry per bucket, and one more.
-const BUCKET_TABLE: usize = (1 << MAX_BUCKET_BITS) + 1;
 
 /// Sorts the keys: a counting pass on their top bits (the first unit and, with more windows,
 /// part of the next: about two keys per bucket), then a small comparison sort inside each
@@ -382,20 +379,13 @@ fn sort_keys<K: Key>(
     let bucket_bits = (usize::BITS - keys.len().leading_zeros())
         .saturating_sub(1)
         .clamp(1, MAX_BUCKET_BITS);
-    // A bucket is below 2^MAX_BUCKET_BITS: masked, it indexes the whole table without a check.
-    let bucket = |key: K| key.top_bits(bucket_bits) as usize & (BUCKET_TABLE - 2);
-    if buckets.len() < BUCKET_TABLE {
-        refill(buckets, BUCKET_TABLE, 0)?;
-    }
-    let Ok(buckets) = <&mut [u32; BUCKET_TABLE]>::try_from(&mut buckets[..BUCKET_TABLE]) else {
-        // Not reached: the table was sized just above.
-        return Err(out_of_memory::<u32>(BUCKET_TABLE));
-    };
-    buckets[..(1 << bucket_bits) + 1].fill(0);
+    let bucket = |key: K| key.top_bits(bucket_bits) as usize;
+    buckets.clear();
+    buckets.resize((1 << bucket_bits) + 1, 0);
     for &key in keys.iter() {
         buckets[bucket(key) + 1] += 1;
     }
-    for i in 1..(1 << bucket_bits) + 1 {
+    for i in 1..buckets.len() {
         buckets[i] += buckets[i - 1];
     }
     // The scatter below writes each of the first keys.len() places once.
@@ -407,7 +397,7 @@ fn sort_keys<K: Key>(
     }
     // Each bucket now ends where the next one started: sort the buckets one by one.
     let mut start = 0;
-    for &end in &buckets[..1 << bucket_bits] {
+    for &end in buckets.iter() {
         let end = end as usize;
         if end > start + 1 {
             spare[start..end].sort_unstable();
