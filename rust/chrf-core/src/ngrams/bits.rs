@@ -148,11 +148,16 @@ fn walk_windows<B: Word, const WINDOW: usize, const HIGHER: usize>(
 ) -> (usize, B) {
     const { assert!(WINDOW == HIGHER + 1) };
     let (mut start, mut end) = (0, B::ONE);
+    // Counted in a local array, which the loop addresses from the stack pointer.
+    let mut found = [0u64; HIGHER];
     while let Some(window) = hyp.get(start..start + WINDOW) {
         if let Ok(window) = <&[u32; WINDOW]>::try_from(window) {
-            walk(window, end, tables, higher);
+            walk(window, end, tables, &mut found);
         }
         (start, end) = (start + 1, end << 1);
+    }
+    for (out, found) in higher.iter_mut().zip(found) {
+        *out += found;
     }
     (start, end)
 }
