@@ -402,7 +402,7 @@ fn sort_keys<K: Key>(
         if end > start + 1 {
             spare[start..end].sort_unstable();
         }
-        start = start.max(end);
+        start = end;
     }
     std::mem::swap(keys, spare);
     Ok(())
