@@ -186,8 +186,8 @@ fn tally(
 
 /// The tally in 16-bit lanes, one per order, updated without branches. Every window counts
 /// in every order's group, its length notwithstanding: a window shorter than n units shares
-/// fewer than n units with both neighbours (equal short windows share exactly their length), so
-/// it sits alone in its order-n group, where it adds min(1, 0) = 0.
+/// fewer than n units with both neighbours (windows cut short share at most their length with
+/// any other), so it sits alone in its order-n group, where it adds min(1, 0) = 0.
 fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDERS] {
     let mut lanes = Lanes::default();
     for (shared, side) in steps {
@@ -225,6 +225,8 @@ struct OpenRange {
 }
 
 impl LargeTally {
+    // Out of line: inlined, it took registers from the paths of short texts around it.
+    #[inline(never)]
     fn add(
         &mut self,
         steps: impl Iterator<Item = (usize, usize)>,
