@@ -112,14 +112,13 @@ fn add_sorted_matches(
     matches: &mut [u64],
 ) -> Result<(), ChrfError> {
     let max_order = matches.len();
-    let windows = hyp.len() + reference.len();
     // Slots hold the ranks 1..=max_unit + 1 of units and max_unit + 2 of the reference's end
     // (see [`push_packed_windows`]), so that 0 can mark the hypothesis's end.
     let slot_bits = u64::BITS - (u64::from(max_unit) + 2).leading_zeros();
     let key_bits = (slot_bits as usize)
         .saturating_mul(max_order)
         .saturating_add(1); // + side tag
-    let small = max_order <= SMALL_ORDERS && windows <= SMALL_WINDOWS;
+    let small = max_order <= SMALL_ORDERS && hyp.len().max(reference.len()) <= SMALL_TEXT;
     let MatchScratch {
         bits: _,
         buckets,
@@ -157,8 +156,10 @@ fn add_sorted_matches(
 
 /// Orders up to which the tally lives in fixed arrays (chrF's 6, chrF++'s 6 + 2).
 const SMALL_ORDERS: usize = 8;
-/// Windows up to which every count of the small tally fits its 16-bit signed lanes.
-const SMALL_WINDOWS: usize = i16::MAX as usize;
+/// Units per text up to which every count of the small tally fits its 16-bit signed lanes: a
+/// lane counts one side's windows of a group, or the matches of an order, which are at most
+/// the hypothesis's windows.
+const SMALL_TEXT: usize = i16::MAX as usize;
 
 // Group counting over the sorted windows.
 //
@@ -630,6 +631,9 @@ mod tests {
             (129, 128),
             (300, 200),
             (2000, 2000),
+            // The 16-bit lanes at their limit: a group of 32,767 windows a side.
+            (32767, 32767),
+            (32767, 40),
         ];
         for (n, m) in sizes {
             let (hyp, reference) = (vec![0u32; n], vec![0u32; m]);
