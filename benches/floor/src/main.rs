@@ -6,6 +6,8 @@
 //! * `floor`: what any exact character n-gram count must do at least: decode the UTF-8, give
 //!   every code point a dense id, and hash each n-gram of orders 1..=6 once (a multiply-add on
 //!   the hash of its first n - 1 units). It counts nothing; it is a floor, not a competitor.
+//!   Its decoding and ids are written as chrf-core's are (fixed tables, ids written into place),
+//!   so that the ratio compares the matching alone.
 //! * `floor++`: the floor of chrF++: `floor`, then the words as sacreBLEU splits them
 //!   (chrf-core's tokeniser), a dense id per distinct token (a hash map of the segment's tokens),
 //!   and one hash per word n-gram of orders 1..=2.
@@ -79,10 +81,15 @@ fn segments(path: &str, one_segment: bool) -> Result<Vec<String>, Box<dyn Error>
     })
 }
 
-/// Dense ids per segment from a table over all code points, reset through the ids it gave.
+/// Code points.
+const CODE_POINTS: usize = 0x11_0000;
+
+/// Dense ids per segment from a table over all code points, reset through the ids it gave:
+/// fixed tables, as chrf-core keeps them, so that a new id is a few stores in the loop.
 struct Floor {
-    id_of: Vec<u32>,
-    given: Vec<u32>,
+    id_of: Box<[u32; CODE_POINTS]>,
+    given: Box<[u32; CODE_POINTS]>,
+    given_len: usize,
     ids: Vec<u32>,
     word_ids: Vec<u32>,
 }
@@ -90,12 +97,21 @@ struct Floor {
 impl Default for Floor {
     fn default() -> Self {
         Self {
-            id_of: vec![0; 0x11_0000],
-            given: Vec::new(),
+            id_of: zeroed(),
+            given: zeroed(),
+            given_len: 0,
             ids: Vec::new(),
             word_ids: Vec::new(),
         }
     }
+}
+
+/// A table of zeros, allocated zeroed.
+fn zeroed() -> Box<[u32; CODE_POINTS]> {
+    let table = vec![0; CODE_POINTS].into_boxed_slice();
+    table
+        .try_into()
+        .unwrap_or_else(|_| Box::new([0; CODE_POINTS]))
 }
 
 /// The sum of the hashes of every n-gram of orders 1..=order of dense ids.
@@ -116,22 +132,36 @@ fn hash_ngrams(ids: &[u32], order: usize) -> u64 {
 impl Floor {
     /// The sum of the hashes of every n-gram of orders 1..=ORDER of the text.
     fn segment(&mut self, text: &str) -> u64 {
-        self.ids.clear();
         let Self {
-            id_of, given, ids, ..
+            id_of,
+            given,
+            given_len,
+            ids,
+            ..
         } = self;
-        for_each_char_unit(text, false, |unit| {
-            let slot = &mut id_of[unit as usize];
-            if *slot == 0 {
-                given.push(unit);
-                *slot = given.len() as u32;
-            }
-            ids.push(*slot);
-        });
-        let sum = hash_ngrams(ids, ORDER);
-        for unit in given.drain(..) {
-            id_of[unit as usize] = 0;
+        // Ids are written into place, as chrf-core writes them: at most one code point a byte,
+        // and the buffer only grows.
+        if ids.len() < text.len() {
+            ids.resize(text.len(), 0);
         }
+        let mut written = 0;
+        for_each_char_unit(text, false, |unit| {
+            let slot = &mut id_of[unit as usize % CODE_POINTS];
+            if *slot == 0 {
+                given[*given_len % CODE_POINTS] = unit;
+                *given_len += 1;
+                *slot = *given_len as u32;
+            }
+            if let Some(id) = ids.get_mut(written) {
+                *id = *slot;
+                written += 1;
+            }
+        });
+        let sum = hash_ngrams(&ids[..written], ORDER);
+        for &unit in &given[..*given_len] {
+            id_of[unit as usize % CODE_POINTS] = 0;
+        }
+        *given_len = 0;
         sum
     }
 
