@@ -460,9 +460,50 @@ impl SlotTable {
 fn push_packed_windows<K: Key>(
     units: &[u32],
     (slot_bits, max_order): (u32, usize),
-    [end, tag]: [K; 2],
+    ends_and_tag: [K; 2],
     keys: &mut Vec<K>,
 ) {
+    // chrF's 6 orders of texts of at most 62 or 126 distinct code points (the long sentences of
+    // most languages written in an alphabet) shift by constants, which the compiler folds.
+    match (slot_bits, max_order) {
+        (6, 6) => push_windows(units, Fixed::<6, 6>, ends_and_tag, keys),
+        (7, 6) => push_windows(units, Fixed::<7, 6>, ends_and_tag, keys),
+        _ => push_windows(units, (slot_bits, max_order), ends_and_tag, keys),
+    }
+}
+
+/// The width of a slot and the number of slots of a key.
+trait Layout: Copy {
+    fn slot_bits(self) -> u32;
+    fn max_order(self) -> usize;
+}
+
+impl Layout for (u32, usize) {
+    fn slot_bits(self) -> u32 {
+        self.0
+    }
+    fn max_order(self) -> usize {
+        self.1
+    }
+}
+
+/// A layout known at compile time.
+#[derive(Clone, Copy)]
+struct Fixed<const SLOT_BITS: u32, const MAX_ORDER: usize>;
+
+impl<const SLOT_BITS: u32, const MAX_ORDER: usize> Layout for Fixed<SLOT_BITS, MAX_ORDER> {
+    fn slot_bits(self) -> u32 {
+        SLOT_BITS
+    }
+    fn max_order(self) -> usize {
+        MAX_ORDER
+    }
+}
+
+/// [`push_packed_windows`] in a given layout.
+#[inline(always)]
+fn push_windows<K: Key>(units: &[u32], layout: impl Layout, [end, tag]: [K; 2], keys: &mut Vec<K>) {
+    let (slot_bits, max_order) = (layout.slot_bits(), layout.max_order());
     let lowest_slot = K::BITS - slot_bits * max_order as u32;
     // Slot values enter at the lowest slot and move up one slot per step: after the unit at t,
     // the key holds the window that starts at t + 1 - max_order.
@@ -713,6 +754,40 @@ mod tests {
             let mut out = vec![0; max_order];
             add_clipped_matches(&pair[0], &pair[1], &mut scratch, &mut out).unwrap();
             assert_eq!(out, by_counting(&pair[0], &pair[1], max_order));
+        }
+    }
+
+    #[test]
+    fn layouts_known_at_compile_time_agree_with_counting() {
+        // Alphabets on both sides of 6- and 7-bit slots (ranks up to 63 and 127, the
+        // reference's end included), texts long enough to be sorted.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        for alphabet in [40, 61, 62, 63, 100, 125, 126, 127] {
+            for _ in 0..4 {
+                let mut text = |len: u64| -> Vec<u32> {
+                    let len = 129 + next(len);
+                    // Every unit once, so the alphabet is what it says, then random ones.
+                    let mut units: Vec<u32> = (0..alphabet).collect();
+                    units.extend(
+                        (units.len() as u64..len).map(|_| next(u64::from(alphabet)) as u32),
+                    );
+                    units
+                };
+                let (hyp, reference) = (text(200), text(150));
+                for max_order in [5, 6, 7] {
+                    assert_eq!(
+                        matches(&hyp, &reference, max_order),
+                        by_counting(&hyp, &reference, max_order),
+                        "alphabet {alphabet}, order {max_order}"
+                    );
+                }
+            }
         }
     }
 
