@@ -35,11 +35,11 @@ impl OrderCounts {
         }
     }
 
-    fn wrapping_add(self, other: Self) -> Self {
+    fn wrapping_sub(self, other: Self) -> Self {
         Self {
-            hypothesis: self.hypothesis.wrapping_add(other.hypothesis),
-            reference: self.reference.wrapping_add(other.reference),
-            matching: self.matching.wrapping_add(other.matching),
+            hypothesis: self.hypothesis.wrapping_sub(other.hypothesis),
+            reference: self.reference.wrapping_sub(other.reference),
+            matching: self.matching.wrapping_sub(other.matching),
         }
     }
 
@@ -106,25 +106,29 @@ impl Statistics {
                 found,
             });
         }
-        let fits = parts.iter().all(|&(offset, counts)| {
-            self.orders[offset..offset + counts.len()]
-                .iter()
-                .zip(counts)
-                .all(|(a, b)| a.checked_add(*b).is_some())
-        });
-        if !fits {
-            return Err(ChrfError::CountOverflow);
-        }
-        for &(offset, counts) in parts {
-            for (a, b) in self.orders[offset..offset + counts.len()]
-                .iter_mut()
-                .zip(counts)
-            {
-                // Checked above: none of these wraps.
-                *a = a.wrapping_add(*b);
+        // One pass; an overflow takes back what the pass added before it.
+        for (part, &(offset, counts)) in parts.iter().enumerate() {
+            let orders = self.orders[offset..offset + counts.len()].iter_mut();
+            for (order, (a, b)) in orders.zip(counts).enumerate() {
+                let Some(sum) = a.checked_add(*b) else {
+                    self.take_back(parts, (part, order));
+                    return Err(ChrfError::CountOverflow);
+                };
+                *a = sum;
             }
         }
         Ok(())
+    }
+
+    /// Subtracts what [`Statistics::checked_add_at`] added before the order it stopped at.
+    #[cold]
+    fn take_back(&mut self, parts: &[(usize, &[OrderCounts])], (part, order): (usize, usize)) {
+        for (k, &(offset, counts)) in parts.iter().enumerate().take(part + 1) {
+            let added = if k == part { &counts[..order] } else { counts };
+            for (a, b) in self.orders[offset..].iter_mut().zip(added) {
+                *a = a.wrapping_sub(*b);
+            }
+        }
     }
 
     /// Statistics from (hypothesis, reference, matching) triples, for tests.
@@ -244,6 +248,36 @@ mod tests {
         let one = Statistics::from_orders(vec![counts(1, 0, 0)]);
         assert_eq!(a.checked_add_assign(&one), Err(ChrfError::CountOverflow));
         assert_eq!(a, before);
+    }
+
+    #[test]
+    fn an_overflow_after_other_orders_leaves_every_order_unchanged() {
+        // Orders before the one that overflows, and a whole part before it, were added first.
+        let mut total = Statistics::from_orders(vec![
+            counts(5, 5, 5),
+            counts(6, 6, 6),
+            counts(7, 7, 7),
+            counts(1, Count::MAX, 1),
+        ]);
+        let before = total.clone();
+        let chars = [counts(1, 1, 1), counts(2, 2, 2)];
+        let words = [counts(3, 3, 3), counts(0, 1, 0)];
+        assert_eq!(
+            total.checked_add_at(&[(0, &chars), (2, &words)]),
+            Err(ChrfError::CountOverflow)
+        );
+        assert_eq!(total, before);
+        let words = [counts(3, 3, 3), counts(0, 0, 1)];
+        total.checked_add_at(&[(0, &chars), (2, &words)]).unwrap();
+        assert_eq!(
+            total,
+            Statistics::from_orders(vec![
+                counts(6, 6, 6),
+                counts(8, 8, 8),
+                counts(10, 10, 10),
+                counts(1, Count::MAX, 2),
+            ])
+        );
     }
 
     #[test]
