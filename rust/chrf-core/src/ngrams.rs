@@ -687,15 +687,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn bit_parallel_and_sorted_paths_agree() {
-        let mut state = 0x853C_49E6_748F_EA9Bu64;
-        let mut next = move |below: u64| {
+    /// Numbers below a bound from a seeded xorshift generator.
+    fn below(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |bound| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            state % below
-        };
+            state % bound
+        }
+    }
+
+    #[test]
+    fn bit_parallel_and_sorted_paths_agree() {
+        let mut next = below(0x853C_49E6_748F_EA9B);
         let mut bits = PositionBits::default();
         let mut scratch = MatchScratch::default();
         for case in 0..1500 {
@@ -761,13 +766,7 @@ mod tests {
     fn layouts_known_at_compile_time_agree_with_counting() {
         // Alphabets on both sides of 6- and 7-bit slots (ranks up to 63 and 127, the
         // reference's end included), texts long enough to be sorted.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        };
+        let mut next = below(0x2545_F491_4F6C_DD1D);
         for alphabet in [40, 61, 62, 63, 100, 125, 126, 127] {
             for _ in 0..4 {
                 let mut text = |len: u64| -> Vec<u32> {
