@@ -118,7 +118,6 @@ fn add_sorted_matches(
     let key_bits = (slot_bits as usize)
         .saturating_mul(max_order)
         .saturating_add(1); // + side tag
-    let small = max_order <= SMALL_ORDERS && hyp.len().max(reference.len()) <= SMALL_TEXT;
     let MatchScratch {
         bits: _,
         buckets,
@@ -128,6 +127,7 @@ fn add_sorted_matches(
         suffixes,
         tally: large,
     } = scratch;
+    let short = hyp.len().max(reference.len()) <= LANE_MAX;
     if key_bits <= 64 {
         let keys = packed_sorted(
             [hyp, reference],
@@ -137,7 +137,7 @@ fn add_sorted_matches(
             buckets,
         )?;
         let slots = slots.of(u64::BITS, slot_bits, max_order);
-        tally(packed_steps(keys, slots), small, matches, large)
+        tally_packed(keys, slots, short, matches, large)
     } else if key_bits <= 128 {
         let keys = packed_sorted(
             [hyp, reference],
@@ -147,19 +147,26 @@ fn add_sorted_matches(
             buckets,
         )?;
         let slots = slots.of(u128::BITS, slot_bits, max_order);
-        tally(packed_steps(keys, slots), small, matches, large)
+        tally_packed(keys, slots, short, matches, large)
     } else {
         let steps = suffixes.sorted_steps(hyp, reference, max_order)?;
-        tally(steps, small, matches, large)
+        let in_lanes = short && max_order <= SMALL_ORDERS;
+        match in_lanes.then(|| tally_lanes::<false>(std::iter::once(steps.clone()))) {
+            Some(Some(counts)) => {
+                add_counts(matches, counts);
+                Ok(())
+            }
+            _ => large.add(steps, matches),
+        }
     }
 }
 
-/// Orders up to which the tally lives in fixed arrays (chrF's 6, chrF++'s 6 + 2).
+/// Orders up to which the tally can live in 16-bit lanes (chrF's 6, chrF++'s 6 + 2).
 const SMALL_ORDERS: usize = 8;
-/// Units per text up to which every count of the small tally fits its 16-bit signed lanes: a
-/// lane counts one side's windows of a group, or the matches of an order, which are at most
-/// the hypothesis's windows.
-const SMALL_TEXT: usize = i16::MAX as usize;
+/// The most windows of one side a lane may count, as its counts are signed 16-bit.
+const LANE_MAX: usize = i16::MAX as usize;
+/// Windows after which the match lanes move into 64-bit totals (see [`tally_lanes`]).
+const FLUSH_STEPS: usize = 1 << 15;
 
 // Group counting over the sorted windows.
 //
@@ -168,36 +175,81 @@ const SMALL_TEXT: usize = i16::MAX as usize;
 // the orders 1..=ℓ; a step sharing fewer than n units closes the order-n group before it, which
 // adds min(hypothesis windows, reference windows) to the order's matches.
 
-/// Adds the matches of the steps to `matches`.
-fn tally(
-    steps: impl Iterator<Item = (usize, usize)>,
-    small: bool,
+/// Adds the matches of sorted keys to `matches`: in 16-bit lanes if the counts fit them (always
+/// when both texts are `short`: of at most [`LANE_MAX`] units), else in 64-bit counts.
+fn tally_packed<K: Key>(
+    keys: &[K],
+    slots: &SlotTable,
+    short: bool,
     matches: &mut [u64],
     large: &mut LargeTally,
 ) -> Result<(), ChrfError> {
-    if small {
-        for (out, count) in matches.iter_mut().zip(tally_small(steps)) {
-            *out += count;
+    if matches.len() <= SMALL_ORDERS {
+        let counts = if short {
+            tally_lanes::<false>(std::iter::once(packed_steps(keys, K::ZERO, slots)))
+        } else {
+            let mut previous = K::ZERO;
+            tally_lanes::<true>(keys.chunks(FLUSH_STEPS).map(|chunk| {
+                let steps = packed_steps(chunk, previous, slots);
+                previous = chunk.last().copied().unwrap_or(previous);
+                steps
+            }))
+        };
+        if let Some(counts) = counts {
+            add_counts(matches, counts);
+            return Ok(());
         }
-        Ok(())
-    } else {
-        large.add(steps, matches)
+    }
+    large.add(packed_steps(keys, K::ZERO, slots), matches)
+}
+
+fn add_counts(matches: &mut [u64], counts: [u64; SMALL_ORDERS]) {
+    for (out, count) in matches.iter_mut().zip(counts) {
+        *out += count;
     }
 }
 
-/// The tally in 16-bit lanes, one per order, updated without branches. Every window counts
-/// in every order's group, its length notwithstanding: a window shorter than n units shares
-/// fewer than n units with both neighbours (windows cut short share at most their length with
-/// any other), so it sits alone in its order-n group, where it adds min(1, 0) = 0.
-fn tally_small(steps: impl Iterator<Item = (usize, usize)>) -> [u64; SMALL_ORDERS] {
+/// The tally in 16-bit lanes, one per order, updated without branches, over the steps of
+/// consecutive chunks of at most [`FLUSH_STEPS`] windows.
+///
+/// Every window counts in every order's group, its length notwithstanding: a window shorter
+/// than n units shares fewer than n units with both neighbours (windows cut short share at
+/// most their length with any other), so it sits alone in its order-n group, where it adds
+/// min(1, 0) = 0.
+///
+/// A lane counts one side's windows in an open group: at most the side's windows, so texts of
+/// at most [`LANE_MAX`] units each always fit. Otherwise (`CHECKED`) the sign bits of the
+/// lanes are gathered, and `None` says a lane overflowed. The match lanes are read as unsigned
+/// and moved into 64-bit totals after each chunk: the groups a chunk closes all started in
+/// it but the first, so their matches add up to at most 2^15 + (2^15 - 1). Short texts take
+/// one chunk, as their matches are at most the hypothesis's windows.
+fn tally_lanes<const CHECKED: bool>(
+    chunks: impl Iterator<Item = impl Iterator<Item = (usize, usize)>>,
+) -> Option<[u64; SMALL_ORDERS]> {
     let mut lanes = Lanes::default();
-    for (shared, side) in steps {
-        // Shares of 8 units and more close nothing, like those of 255 (packed keys' shares
-        // come from a table of bytes, so this costs them nothing).
-        lanes.step(u8::try_from(shared).unwrap_or(u8::MAX), side & 1 == 1);
+    let mut totals = [0u64; SMALL_ORDERS];
+    let mut flush = |lanes: &mut Lanes| {
+        for (total, lane) in totals.iter_mut().zip(lanes.take_matches()) {
+            *total += u64::from(lane);
+        }
+    };
+    for steps in chunks {
+        for (shared, side) in steps {
+            // Shares of 8 units and more close nothing, like those of 255 (packed keys' shares
+            // come from a table of bytes, so this costs them nothing).
+            lanes.step(u8::try_from(shared).unwrap_or(u8::MAX), side & 1 == 1);
+            if CHECKED {
+                lanes.gather_signs();
+            }
+        }
+        if CHECKED && lanes.overflowed() {
+            return None;
+        }
+        flush(&mut lanes);
     }
     lanes.step(0, false);
-    lanes.matches().map(|m| m as u64)
+    flush(&mut lanes);
+    Some(totals)
 }
 
 /// The same tally with 64-bit counts and any number of orders. Only groups of more than one
@@ -351,13 +403,13 @@ fn packed_sorted<'k, K: Key>(
     Ok(keys)
 }
 
-/// The tally steps of sorted keys. The first key is compared with the empty key, with which it
-/// shares nothing (its first slot is never empty).
+/// The tally steps of sorted keys, the first compared with the key before them: the empty
+/// key at the start, with which it shares nothing (its first slot is never empty).
 fn packed_steps<'k, K: Key>(
     keys: &'k [K],
+    mut previous: K,
     slots: &'k SlotTable,
 ) -> impl Iterator<Item = (usize, usize)> + 'k {
-    let mut previous = K::ZERO;
     keys.iter().map(move |&key| {
         let shared = slots.shared(previous, key);
         previous = key;
@@ -550,7 +602,45 @@ mod tests {
             vector.step(shared, side);
             scalar.step(shared, side);
         }
-        assert_eq!(vector.matches(), scalar.matches());
+        assert_eq!(vector.take_matches(), scalar.take_matches());
+        assert!(!vector.overflowed() && !scalar.overflowed());
+        // One side's group past 32,767 windows turns a lane negative, and both see it.
+        for _ in 0..32_768 {
+            vector.step(8, false);
+            scalar.step(8, false);
+            vector.gather_signs();
+            scalar.gather_signs();
+        }
+        assert!(vector.overflowed() && scalar.overflowed());
+    }
+
+    #[test]
+    fn long_texts_flush_their_match_lanes_and_fall_back_when_a_group_overflows() {
+        // The units 0..5 over and over: each occurs len / 5 times a text. At 5 x 32,767 units
+        // the groups fit the 16-bit lanes and the matches (up to 163,835) do not, unless they
+        // are moved out as they come; at 5 x 32,768 a group overflows its lane.
+        let cycle = |len: usize| -> Vec<u32> { (0..len).map(|i| (i % 5) as u32).collect() };
+        let sizes = [
+            (5 * 32_767, 5 * 32_767),
+            (5 * 32_767, 40_000),
+            (5 * 32_768, 5 * 32_768),
+            (5 * 32_768, 500),
+        ];
+        for (n, m) in sizes {
+            let (hyp, reference) = (cycle(n), cycle(m));
+            for max_order in [1, 6, 8] {
+                // Order k: windows of each phase in both texts, clipped.
+                let expected: Vec<u64> = (1..=max_order)
+                    .map(|k| {
+                        let per_phase = |len: usize, phase: usize| (len + 5 - k - phase) / 5;
+                        (0..5)
+                            .map(|j| per_phase(n, j).min(per_phase(m, j)) as u64)
+                            .sum()
+                    })
+                    .collect();
+                assert_eq!(matches(&hyp, &reference, max_order), expected, "{n} {m}");
+            }
+        }
     }
 
     /// The definition, by counting every n-gram in a map: the oracle for the sorted passes.
@@ -675,6 +765,10 @@ mod tests {
             // The 16-bit lanes at their limit: a group of 32,767 windows a side.
             (32767, 32767),
             (32767, 40),
+            // Past it: the lanes overflow, and the wide tally takes over.
+            (32768, 32768),
+            (40000, 33000),
+            (40000, 100),
         ];
         for (n, m) in sizes {
             let (hyp, reference) = (vec![0u32; n], vec![0u32; m]);

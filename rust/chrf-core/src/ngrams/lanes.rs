@@ -8,7 +8,13 @@
 /// window then counts once on its side in every order.
 pub trait Step {
     fn step(&mut self, shared: u8, is_reference: bool);
-    fn matches(&self) -> [i16; 8];
+    /// The matches counted since the last call, modulo 2^16 (the caller bounds them), and
+    /// their lanes back to zero.
+    fn take_matches(&mut self) -> [u16; 8];
+    /// Remembers whether a lane of windows is negative now: it overflowed.
+    fn gather_signs(&mut self);
+    /// Whether a lane of windows was negative at a [`Step::gather_signs`].
+    fn overflowed(&self) -> bool;
 }
 
 /// The portable lanes, and the reference for the vector ones.
@@ -18,6 +24,7 @@ pub struct Scalar {
     hyp: [i16; 8],
     reference: [i16; 8],
     matches: [i16; 8],
+    overflowed: bool,
 }
 
 #[cfg(any(test, not(target_arch = "x86_64")))]
@@ -26,16 +33,25 @@ impl Step for Scalar {
         let add = i16::from(is_reference);
         for n in 0..8 {
             if n as u8 >= shared {
-                self.matches[n] += self.hyp[n].min(self.reference[n]);
+                self.matches[n] =
+                    (self.matches[n]).wrapping_add(self.hyp[n].min(self.reference[n]));
                 (self.hyp[n], self.reference[n]) = (0, 0);
             }
-            self.hyp[n] += 1 - add;
-            self.reference[n] += add;
+            self.hyp[n] = self.hyp[n].wrapping_add(1 - add);
+            self.reference[n] = self.reference[n].wrapping_add(add);
         }
     }
 
-    fn matches(&self) -> [i16; 8] {
-        self.matches
+    fn take_matches(&mut self) -> [u16; 8] {
+        std::mem::take(&mut self.matches).map(|m| m as u16)
+    }
+
+    fn gather_signs(&mut self) {
+        self.overflowed |= self.hyp.iter().chain(&self.reference).any(|&n| n < 0);
+    }
+
+    fn overflowed(&self) -> bool {
+        self.overflowed
     }
 }
 
@@ -50,7 +66,7 @@ pub use sse2::Lanes;
 mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_loadu_si128, _mm_min_epi16,
-        _mm_setzero_si128, _mm_storeu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_setzero_si128, _mm_storeu_si128,
     };
 
     use super::Step;
@@ -59,6 +75,8 @@ mod sse2 {
         hyp: __m128i,
         reference: __m128i,
         matches: __m128i,
+        /// The OR of the lanes of windows at every [`Step::gather_signs`].
+        signs: __m128i,
     }
 
     /// Per `shared`, all ones in the lanes of the orders it closes (n >= shared): looked up,
@@ -98,6 +116,7 @@ mod sse2 {
                     hyp: _mm_setzero_si128(),
                     reference: _mm_setzero_si128(),
                     matches: _mm_setzero_si128(),
+                    signs: _mm_setzero_si128(),
                 }
             }
         }
@@ -117,10 +136,26 @@ mod sse2 {
             }
         }
 
-        fn matches(&self) -> [i16; 8] {
-            let mut out = [0i16; 8];
-            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), self.matches) };
+        fn take_matches(&mut self) -> [u16; 8] {
+            let mut out = [0u16; 8];
+            unsafe {
+                _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), self.matches);
+                self.matches = _mm_setzero_si128();
+            }
             out
+        }
+
+        #[inline(always)]
+        fn gather_signs(&mut self) {
+            unsafe {
+                let both = _mm_or_si128(self.hyp, self.reference);
+                self.signs = _mm_or_si128(self.signs, both);
+            }
+        }
+
+        fn overflowed(&self) -> bool {
+            // The top byte of each 16-bit lane holds its sign bit.
+            unsafe { _mm_movemask_epi8(self.signs) & 0xAAAA != 0 }
         }
     }
 }

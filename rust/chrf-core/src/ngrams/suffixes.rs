@@ -43,7 +43,7 @@ impl Suffixes {
         hyp: &[u32],
         reference: &[u32],
         max_order: usize,
-    ) -> Result<impl Iterator<Item = (usize, usize)> + 's, ChrfError> {
+    ) -> Result<impl Iterator<Item = (usize, usize)> + Clone + 's, ChrfError> {
         self.rank_units(hyp, reference)?;
         self.double()?;
         self.common_prefixes(max_order)?;
