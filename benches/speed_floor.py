@@ -12,7 +12,8 @@
 4. Instructions per character (callgrind) of chrf-core's corpus statistics against the floor of
    ``benches/floor`` ("decode, give dense ids, hash each n-gram once"; for chrF++ the same with
    the words split, given dense ids and their n-grams hashed), on short segments and on the same
-   text as one long segment.
+   text as one long segment; and how one segment's cost grows as it doubles in length (en-de,
+   and en-zh's thousands of distinct characters).
 5. The command line on 1M lines: plain scoring and ``--sentence-level``, time and peak memory.
 
 Timings are the best of several runs; every comparison first checks that the numbers agree.
@@ -236,45 +237,85 @@ def pairwise(sizes: list[int], fastchrf_size: int) -> list[str]:
     return rows
 
 
+FLOOR = ROOT / "target" / "release" / "chrf-floor"
+
+
+def instructions(mode: str, hyp: str, ref: str, *extra: str) -> tuple[int, int]:
+    """Callgrind's instructions for one run of the floor harness, and the characters it read."""
+    callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*callgrind, FLOOR, mode, hyp, ref, *extra],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    counted = int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
+    chars = int(re.search(r"(\d+) characters", done.stdout).group(1))  # type: ignore[union-attr]
+    return counted, chars
+
+
+def per_char(mode: str, hyp: str, ref: str, *extra: str) -> float:
+    """Instructions per character of a mode, reading the files subtracted."""
+    base, chars = instructions("read", hyp, ref, *extra)
+    return (instructions(mode, hyp, ref, *extra)[0] - base) / chars
+
+
 def floor() -> list[str]:
-    binary = ROOT / "target" / "release" / "chrf-floor"
     if not shutil.which("valgrind"):
         return ["| floor | valgrind is not installed |"]
     subprocess.run(["cargo", "build", "-q", "--release", "-p", "chrf-floor"], cwd=ROOT, check=True)
     hyp, ref = str(EN_DE / "hyp.Online-B.txt"), str(EN_DE / "ref.A.txt")
-
-    def count(mode: str, *extra: str) -> tuple[int, int]:
-        done = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--callgrind-out-file=/dev/null",
-                str(binary),
-                mode,
-                hyp,
-                ref,
-                *extra,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        instructions = int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
-        chars = int(re.search(r"(\d+) characters", done.stdout).group(1))  # type: ignore[union-attr]
-        return instructions, chars
-
     rows = []
     for layout, extra in (("2037 segments", ()), ("one segment", ("--one-segment",))):
-        base, chars = count("read", *extra)
-        modes = ("floor", "chrf", "floor++", "chrf++")
-        per_char = {m: (count(m, *extra)[0] - base) / chars for m in modes}
+        cost = {m: per_char(m, hyp, ref, *extra) for m in ("floor", "chrf", "floor++", "chrf++")}
         rows.append(
             f"| instructions per character, en-de Online-B vs A, {layout} | chrF "
-            f"{per_char['chrf']:.0f} against floor {per_char['floor']:.0f} "
-            f"({per_char['chrf'] / per_char['floor']:.2f}x); chrF++ {per_char['chrf++']:.0f} "
-            f"against floor++ {per_char['floor++']:.0f} "
-            f"({per_char['chrf++'] / per_char['floor++']:.2f}x) |"
+            f"{cost['chrf']:.1f} against floor {cost['floor']:.1f} "
+            f"({cost['chrf'] / cost['floor']:.3f}x); chrF++ {cost['chrf++']:.1f} "
+            f"against floor++ {cost['floor++']:.1f} "
+            f"({cost['chrf++'] / cost['floor++']:.3f}x) |"
         )
+    return rows + growth()
+
+
+# The first lines of a test set joined into one segment, at about doubling lengths; en-zh's
+# longest joins two systems' outputs against both references.
+GROWTH = {
+    "en-de (Online-B vs A)": [
+        (EN_DE, ["hyp.Online-B.txt"], ["ref.A.txt"], n) for n in (255, 509, 1018, 2037)
+    ],
+    "en-zh (HuaweiTSC vs A)": [
+        (WMT / "generaltest2022.en-zh", ["hyp.HuaweiTSC.txt"], ["ref.A.txt"], n)
+        for n in (250, 500, 1000, 2037)
+    ]
+    + [
+        (
+            WMT / "generaltest2022.en-zh",
+            ["hyp.HuaweiTSC.txt", "hyp.LanguageX.txt"],
+            ["ref.A.txt", "ref.B.txt"],
+            4074,
+        )
+    ],
+}
+
+
+def growth() -> list[str]:
+    """chrF's instructions per character of one segment, as the segment doubles in length."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, prefixes in GROWTH.items():
+            points = []
+            for folder, hyps, refs, count in prefixes:
+                paths = []
+                for side, files in (("hyp", hyps), ("ref", refs)):
+                    joined = [line for f in files for line in lines(folder / f)][:count]
+                    path = Path(tmp) / f"{side}.txt"
+                    path.write_text("\n".join(joined) + "\n", "utf-8")
+                    paths.append(str(path))
+                _, chars = instructions("read", *paths, "--one-segment")
+                cost = per_char("chrf", *paths, "--one-segment")
+                points.append(f"{chars / 1000:.0f}k: {cost:.1f}")
+            rows.append(f"| one segment's growth, chrF, {name} | {', '.join(points)} |")
     return rows
 
 
