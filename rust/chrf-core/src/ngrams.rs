@@ -417,10 +417,11 @@ fn packed_steps<'k, K: Key>(
     })
 }
 
-/// Most bits of the keys the counting pass buckets by: a 1 MiB table, for texts of 2^19 windows
-/// and more (whose keys take 4 MiB at least). Fewer left the buckets of frequent leading pairs
-/// growing with the text: 16 bits cost a 257k-character Chinese segment 250.5 instructions a
-/// character against 245.8, a 461k-character German one 152.1 against 150.7.
+/// Most bits of the keys the counting pass buckets by: a 1 MiB table, for texts of 2^18 windows
+/// and more (whose keys and their scatter target take 4 MiB at least). Fewer left the buckets
+/// of frequent leading pairs growing with the text: 16 bits cost a 257k-character Chinese
+/// segment 250.5 instructions a character against 245.8, a 461k-character German one 152.1
+/// against 150.7.
 const MAX_BUCKET_BITS: u32 = 18;
 
 /// Sorts the keys: a counting pass on their top bits (the first unit and, with more windows,
