@@ -11,6 +11,11 @@ pub trait Step {
     /// The matches counted since the last call, modulo 2^16 (the caller bounds them), and
     /// their lanes back to zero.
     fn take_matches(&mut self) -> [u16; 8];
+    /// The windows each side has in every open group, min(hyp, ref) per lane, taken out of
+    /// both lanes: the group adds them to the matches when it closes, as min(h + m, r + m) =
+    /// m + min(h, r), so they can be added now. What stays in the lanes is the difference
+    /// between the sides, with one side at zero.
+    fn take_common(&mut self) -> [u16; 8];
     /// Remembers whether a lane of windows is negative now: it overflowed.
     fn gather_signs(&mut self);
     /// Whether a lane of windows was negative at a [`Step::gather_signs`].
@@ -46,6 +51,19 @@ impl Step for Scalar {
         std::mem::take(&mut self.matches).map(|m| m as u16)
     }
 
+    fn take_common(&mut self) -> [u16; 8] {
+        let common = std::array::from_fn(|n| self.hyp[n].min(self.reference[n]));
+        for (side, m) in self
+            .hyp
+            .iter_mut()
+            .zip(common)
+            .chain(self.reference.iter_mut().zip(common))
+        {
+            *side -= m;
+        }
+        common.map(|m: i16| m as u16)
+    }
+
     fn gather_signs(&mut self) {
         self.overflowed |= self.hyp.iter().chain(&self.reference).any(|&n| n < 0);
     }
@@ -66,7 +84,7 @@ pub use sse2::Lanes;
 mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_loadu_si128, _mm_min_epi16,
-        _mm_movemask_epi8, _mm_or_si128, _mm_setzero_si128, _mm_storeu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi16,
     };
 
     use super::Step;
@@ -141,6 +159,17 @@ mod sse2 {
             unsafe {
                 _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), self.matches);
                 self.matches = _mm_setzero_si128();
+            }
+            out
+        }
+
+        fn take_common(&mut self) -> [u16; 8] {
+            let mut out = [0u16; 8];
+            unsafe {
+                let common = _mm_min_epi16(self.hyp, self.reference);
+                self.hyp = _mm_sub_epi16(self.hyp, common);
+                self.reference = _mm_sub_epi16(self.reference, common);
+                _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), common);
             }
             out
         }
