@@ -21,6 +21,7 @@ use crate::ChrfError;
 
 mod bits;
 mod lanes;
+mod radix;
 mod suffixes;
 use bits::{PositionBits, MAX_BITS_LEN};
 use lanes::{Lanes, Step};
@@ -356,6 +357,8 @@ trait Key:
     const BITS: u32;
     const ZERO: Self;
     const TAG: Self;
+    /// Whether long texts radix sort their large buckets (see [`radix`]).
+    const RADIX: bool;
     /// The slot value of a rank (a unit plus one): times an odd number, modulo 2^slot_bits
     /// (`mask`).
     fn slot_value(rank: u64, mask: u64) -> Self;
@@ -363,14 +366,17 @@ trait Key:
     fn highest_bit(self) -> u32;
     /// The value of the top `bits` bits (bits < 32).
     fn top_bits(self, bits: u32) -> u32;
+    /// The key shifted right by `shift`, cut to a `usize`.
+    fn low_bits(self, shift: u32) -> usize;
 }
 
 macro_rules! key {
-    ($t:ty) => {
+    ($t:ty, $radix:expr) => {
         impl Key for $t {
             const BITS: u32 = <$t>::BITS;
             const ZERO: Self = 0;
             const TAG: Self = 1;
+            const RADIX: bool = $radix;
             fn slot_value(rank: u64, mask: u64) -> Self {
                 Self::from(rank.wrapping_mul(SLOT_MULTIPLIER) & mask)
             }
@@ -380,11 +386,14 @@ macro_rules! key {
             fn top_bits(self, bits: u32) -> u32 {
                 (self >> (<$t>::BITS - bits)) as u32
             }
+            fn low_bits(self, shift: u32) -> usize {
+                (self >> shift) as usize
+            }
         }
     };
 }
-key!(u64);
-key!(u128);
+key!(u64, true);
+key!(u128, false);
 
 /// Slots hold a rank (unit + 1, or the reference's end) times this odd number, modulo
 /// 2^slot_bits: a one-to-one map that keeps 0 for the hypothesis's end. Sorted, the mapped
@@ -409,7 +418,8 @@ fn packed_sorted<'k, K: Key>(
     let slots = (slot_bits, max_order);
     push_packed_windows(hyp, slots, [ends[0], K::ZERO], keys);
     push_packed_windows(reference, slots, [ends[1], K::TAG], keys);
-    sort_keys(keys, spare, buckets)?;
+    let low_bit = K::BITS - slot_bits * max_order as u32;
+    sort_keys(keys, spare, buckets, low_bit)?;
     Ok(keys)
 }
 
@@ -443,6 +453,7 @@ fn sort_keys<K: Key>(
     keys: &mut Vec<K>,
     spare: &mut Vec<K>,
     buckets: &mut Vec<u32>,
+    low_bit: u32,
 ) -> Result<(), ChrfError> {
     let bucket_bits = (usize::BITS - keys.len().leading_zeros())
         .saturating_sub(1)
@@ -464,16 +475,48 @@ fn sort_keys<K: Key>(
         *slot += 1;
     }
     // Each bucket now ends where the next one started: sort the buckets one by one.
-    let mut start = 0;
-    for &end in buckets.iter() {
-        let end = end as usize;
-        if end > start + 1 {
-            spare[start..end].sort_unstable();
+    if K::RADIX && keys.len() > LONG_TEXT_WINDOWS {
+        // Short windows may have fewer bits than the buckets take.
+        let width = (K::BITS - bucket_bits).saturating_sub(low_bit);
+        sort_long_buckets(buckets, [spare, keys], (low_bit, width));
+    } else {
+        let mut start = 0;
+        for &end in buckets.iter() {
+            let end = end as usize;
+            if end > start + 1 {
+                spare[start..end].sort_unstable();
+            }
+            start = end;
         }
-        start = end;
     }
     std::mem::swap(keys, spare);
     Ok(())
+}
+
+/// Texts of more windows than this sort their buckets with [`sort_long_buckets`]; shorter ones
+/// have few buckets large enough for a radix sort to pay (see [`radix::worth_it`]), and their
+/// loop stays the plain one.
+const LONG_TEXT_WINDOWS: usize = 1 << 16;
+
+/// The buckets of a long text: those large enough by radix on the `width` bits from `low_bit`
+/// up in which their keys can differ, the others by comparison. `spare` is as long as `keys`
+/// and free. Out of line, so that the loop of shorter texts keeps its registers.
+#[inline(never)]
+fn sort_long_buckets<K: Key>(
+    ends: &[u32],
+    [keys, spare]: [&mut [K]; 2],
+    (low_bit, width): (u32, u32),
+) {
+    let mut start = 0;
+    for &end in ends {
+        let range = start..end as usize;
+        start = end as usize;
+        if radix::worth_it(range.len(), width) {
+            radix::sort(&mut keys[range.clone()], &mut spare[range], low_bit, width);
+        } else if range.len() > 1 {
+            keys[range].sort_unstable();
+        }
+    }
 }
 
 /// Per bit of a key, the number of whole slots above it, capped at the max order: a table,
@@ -701,6 +744,29 @@ mod tests {
         assert!(lanes_hold(&cycle(5 * 32_767), &cycle(5 * 32_767)));
         assert!(!lanes_hold(&cycle(5 * 32_768), &cycle(5 * 32_768)));
         assert!(!lanes_hold(&text(70_000), &cycle(5)));
+    }
+
+    #[test]
+    fn long_skewed_texts_radix_sort_their_large_buckets_and_agree_with_counting() {
+        // 43 units, 0 a third of them: a long text's buckets of leading 0s hold thousands of
+        // windows, which the radix sort takes (64-bit keys, more than 2^16 windows).
+        let mut below = below(0xD1B5_4A32_D192_ED03);
+        let mut text =
+            |len: usize| -> Vec<u32> { (0..len).map(|_| (below(4) * below(15)) as u32).collect() };
+        let (hyp, reference) = (text(60_000), text(50_000));
+        let mut keys = [Vec::new(), Vec::new()];
+        let sorted =
+            packed_sorted::<u64>([&hyp, &reference], 42, (6, 6), &mut keys, &mut Vec::new());
+        let sorted = sorted.unwrap().to_vec();
+        assert!(sorted.windows(2).all(|w| w[0] >> 1 <= w[1] >> 1));
+        for max_order in [1, 2, 6] {
+            let expected = by_counting(&hyp, &reference, max_order);
+            assert_eq!(
+                matches(&hyp, &reference, max_order),
+                expected,
+                "order {max_order}"
+            );
+        }
     }
 
     /// The definition, by counting every n-gram in a map: the oracle for the sorted passes.
