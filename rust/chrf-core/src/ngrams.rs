@@ -357,7 +357,9 @@ trait Key:
     const BITS: u32;
     const ZERO: Self;
     const TAG: Self;
-    /// Whether long texts radix sort their large buckets (see [`radix`]).
+    /// Whether long texts radix sort their large buckets (see [`radix`]): 64-bit keys do;
+    /// 128-bit keys would need 7 byte digits, which cost as much as the comparison sorts at the
+    /// bucket sizes long Chinese segments reach (README, Performance).
     const RADIX: bool;
     /// The slot value of a rank (a unit plus one): times an odd number, modulo 2^slot_bits
     /// (`mask`).
