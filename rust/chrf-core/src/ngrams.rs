@@ -357,9 +357,10 @@ trait Key:
     const BITS: u32;
     const ZERO: Self;
     const TAG: Self;
-    /// Whether long texts radix sort their large buckets (see [`radix`]): 64-bit keys do;
-    /// 128-bit keys would need 7 byte digits, which cost as much as the comparison sorts at the
-    /// bucket sizes long Chinese segments reach (README, Performance).
+    /// Whether long texts radix sort their large buckets as they are (see [`radix`]): 64-bit
+    /// keys do; 128-bit keys would need 7 byte digits, which cost as much as the comparison
+    /// sorts at the bucket sizes long Chinese segments reach, and are sorted as 64-bit keys
+    /// instead (see [`sort_narrowed_buckets`]).
     const RADIX: bool;
     /// The slot value of a rank (a unit plus one): times an odd number, modulo 2^slot_bits
     /// (`mask`).
@@ -530,9 +531,10 @@ fn count_buckets<K: Key>(keys: &[K], buckets: &mut Vec<u32>, bucket_bits: u32) {
 
 /// Sorts the keys of a long text by buckets of 64-bit keys: the bits below the bucket's (the
 /// tag in bit 0). Comparing them costs less than comparing the 128-bit keys, and the more so in
-/// the larger buckets, which grow with the text as frequent pairs of characters recur: on one
-/// Chinese segment of 516,000 characters this cost 210 instructions a character against 217,
-/// and grew half as fast with the length (README, Performance). Each bucket's sorted keys then
+/// the larger buckets, which grow with the text as frequent pairs of characters recur: one
+/// Chinese segment of 516,000 characters cost 209.7 instructions a character against 214.2
+/// (callgrind, benches/floor), took 20 ms against 25.5, and from 128,000 characters on it grows
+/// half as fast with the length (README, Performance). Each bucket's sorted keys then
 /// come back as 128-bit keys of the bucket in the high half and its 64 bits in the low one: the
 /// keys shifted right by `shift`. Large buckets take a radix sort, as 64-bit keys do.
 #[inline(never)]

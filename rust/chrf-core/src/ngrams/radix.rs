@@ -25,9 +25,8 @@ pub fn worth_it(len: usize, width: u32) -> bool {
     (1..=MAX_DIGITS as u32 * 8).contains(&width) && len > 64 << digits(width)
 }
 
-/// Digits of 64-bit keys (their 128-bit keys are not radix sorted: with bucket sizes Chinese
-/// segments of up to 500,000 characters have, 7 byte digits cost as much as the comparison
-/// sort does).
+/// Digits of 64-bit keys (128-bit keys are radix sorted only once narrowed to 64 bits: see
+/// `sort_narrowed_buckets`).
 const MAX_DIGITS: usize = 8;
 
 /// Sorts `keys` by their bits `low_bit..low_bit + width` (`worth_it` said yes), using `spare`,
