@@ -313,22 +313,33 @@ GROWTH = {
 
 
 def growth() -> list[str]:
-    """chrF's instructions per character of one segment, as the segment doubles in length."""
+    """chrF's instructions per character of one segment, as the segment doubles in length; and
+    the wall time per character of ``chrf.score`` on it, buffers warm (best of several calls)."""
+    import chrf
+
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, prefixes in GROWTH.items():
-            points = []
+            points, times = [], []
             for folder, hyps, refs, count in prefixes:
-                paths = []
+                paths, segment = [], []
                 for side, files in (("hyp", hyps), ("ref", refs)):
                     joined = [line for f in files for line in lines(folder / f)][:count]
                     path = Path(tmp) / f"{side}.txt"
                     path.write_text("\n".join(joined) + "\n", "utf-8")
                     paths.append(str(path))
+                    segment.append(" ".join(joined))  # as the harness's --one-segment joins
                 _, chars = instructions("read", *paths, "--one-segment")
                 cost = per_char("chrf", *paths, "--one-segment")
                 points.append(f"{chars / 1000:.0f}k: {cost:.1f}")
-            rows.append(f"| one segment's growth, chrF, {name} | {', '.join(points)} |")
+                hyp, ref = segment
+                calls = max(9, 4_000_000 // chars)
+                seconds = min(timeit.repeat(lambda: chrf.score([hyp], [[ref]]), number=1, repeat=calls))
+                times.append(f"{seconds * 1e9 / chars:.1f}")
+            rows.append(
+                f"| one segment's growth, chrF, {name} | {', '.join(points)} instructions a "
+                f"character; `chrf.score` {', '.join(times)} ns a character |"
+            )
     return rows
 
 
