@@ -290,7 +290,7 @@ class CHRF:
         else:
             self.num_refs = len(references)
         # CHRFScore.__init__ inlined, attribute for attribute and in its order (so `vars()` is
-        # the same): calling a class with a Python __init__ was a quarter of a short pair's call.
+        # the same): calling a class with a Python __init__ costs a large share of a short pair.
         score = _new_score(CHRFScore)
         score.beta = self.beta
         score.char_order = self.char_order
