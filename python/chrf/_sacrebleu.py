@@ -83,6 +83,7 @@ class CHRFSignature:
         return "|".join(pairs)
 
     def update(self, key: str, value: Any) -> None:
+        """Sets one field of the signature, as sacreBLEU's ``Signature.update`` does."""
         self.info[key] = value
 
     def __str__(self) -> str:
@@ -303,6 +304,7 @@ class CHRF:
         return score
 
     def get_signature(self) -> CHRFSignature:
+        """The reproducibility signature of this metric's settings, as sacreBLEU's."""
         return CHRFSignature(self)
 
     def _score(self, value: float) -> CHRFScore:
