@@ -46,7 +46,8 @@ SHELL_BLOCKS = _all_blocks("sh")
 
 def _shown_value(comment: str) -> str | None:
     """The value a `# ...` comment shows for the expression before it, if it shows one: a
-    number, a list, a quoted string, True/False/None or a repr such as `Fraction(...)`; None for prose."""
+    number, a list, a quoted string, True/False/None or a repr such as `Fraction(...)`; None
+    for prose."""
     if not re.match(r"[-\d'\"\[]|[A-Z]\w*\(|(True|False|None)\b", comment):
         return None
     # What follows the value explains it: "72.17 == CHRF()...", "72.69 (chrF++)", "'72.1': six".
