@@ -6,7 +6,7 @@ Inputs: the WMT22 test sets of ../shared/data/wmt (system outputs against their 
 MBR sample pools of 64, 256 and 1024 variants of a WMT reference, generated with a fixed seed.
 Every timing is the best of several runs (after a warm-up); every comparison also checks that the
 numbers agree, so a speed-up can never come from computing something else. Prints a Markdown
-table: the README's is a copy of it.
+table of wall and CPU times and their ratios: docs/performance.md's tables come from it.
 """
 
 from __future__ import annotations
