@@ -69,11 +69,19 @@ def _convert(obj: griffe.Object) -> None:
     paragraph = _options_paragraph(obj)
     if paragraph is not None:
         text = f"{text.rstrip()}\n\n{paragraph}"
-    obj.docstring.value = _markdown(text)
+    obj.docstring.value = _markdown(text, _public_class(obj))
 
 
-def _markdown(text: str) -> str:
-    text = ROLE.sub(_link, text)
+def _public_class(obj: griffe.Object) -> griffe.Object | None:
+    """The documented class ``obj`` is or belongs to: its methods are ``chrf.Class.method``."""
+    owner = obj if obj.is_class else obj.parent
+    if owner is not None and owner.is_class and owner.name in DOCUMENTED:
+        return owner
+    return None
+
+
+def _markdown(text: str, owner: griffe.Object | None) -> str:
+    text = ROLE.sub(lambda match: _link(match, owner), text)
     lines = text.splitlines()
     out: list[str] = []
     for i, line in enumerate(lines):
@@ -87,9 +95,11 @@ def _markdown(text: str) -> str:
     return "\n".join(out)
 
 
-def _link(match: re.Match[str]) -> str:
+def _link(match: re.Match[str], owner: griffe.Object | None) -> str:
     name = match.group(1).removesuffix("()")
     short = name.removeprefix("chrf.")
     if short in DOCUMENTED:
         return f"[`chrf.{short}`][chrf.{short}]"
+    if owner is not None and short in owner.members and not short.startswith("_"):
+        return f"[`{short}`][chrf.{owner.name}.{short}]"
     return f"`{short}`"
