@@ -119,6 +119,8 @@ class Comparison:
     differences: tuple[SystemDifference, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready values; ``chrf explain -f json`` prints them for several systems."""
+
         def row(name: str, result: Result) -> dict[str, Any]:
             return {
                 "system": name,

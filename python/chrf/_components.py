@@ -38,6 +38,7 @@ class OrderComponents:
     f_score: Fraction | None
 
     def to_dict(self) -> dict[str, Any]:
+        """This order's object of the ``chrf-components`` 1.0.0 output (spec §6)."""
         return {
             "type": self.type,
             "n": self.n,

@@ -79,7 +79,7 @@ def segment_statistics(settings: Settings, c: Corpus) -> NDArray[np.uint64]:
 #: sacreBLEU's sentence score of one hypothesis against a list of references, called with
 #: ``config(settings)``; None when ``references`` is not a list (the caller makes it one, or
 #: names the argument, and calls again), ValueError for an empty list. The native function
-#: itself: a Python frame around it was a twelfth of the time of one short pair.
+#: itself: a Python frame around it would be a visible share of the time of one short pair.
 sentence_score = _chrf.sentence_score
 
 

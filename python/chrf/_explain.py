@@ -154,6 +154,7 @@ class Explanation:
 
     @property
     def segment_count(self) -> int:
+        """The number of segments explained."""
         return len(self.sentence_scores)
 
     def costliest(self, k: int = 10) -> tuple[SegmentCost, ...]:

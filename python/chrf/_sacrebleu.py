@@ -83,6 +83,7 @@ class CHRFSignature:
         return "|".join(pairs)
 
     def update(self, key: str, value: Any) -> None:
+        """Sets one field of the signature, as sacreBLEU's ``Signature.update`` does."""
         self.info[key] = value
 
     def __str__(self) -> str:
@@ -290,7 +291,7 @@ class CHRF:
         else:
             self.num_refs = len(references)
         # CHRFScore.__init__ inlined, attribute for attribute and in its order (so `vars()` is
-        # the same): calling a class with a Python __init__ was a quarter of a short pair's call.
+        # the same): calling a class with a Python __init__ costs a large share of a short pair.
         score = _new_score(CHRFScore)
         score.beta = self.beta
         score.char_order = self.char_order
@@ -303,6 +304,7 @@ class CHRF:
         return score
 
     def get_signature(self) -> CHRFSignature:
+        """The reproducibility signature of this metric's settings, as sacreBLEU's."""
         return CHRFSignature(self)
 
     def _score(self, value: float) -> CHRFScore:

@@ -1,7 +1,8 @@
 """Worked examples shipped as data, re-run through the compiled path and the reference.
 
-``chrf.selftest()`` and ``chrf selftest`` run them; the test suite does too. They no longer run
-at import: that cost every ``import chrf`` 2 ms and the modules the first call does not need.
+``chrf.selftest()`` and ``chrf selftest`` run them; the test suite does too. They do not run at
+import, which would cost every ``import chrf`` their time and modules the first call does not
+need.
 """
 
 from __future__ import annotations

@@ -151,6 +151,7 @@ class Settings:
 
     @property
     def order_count(self) -> int:
+        """The number of orders the statistics hold: character orders, then word orders."""
         return self.char_order + self.word_order
 
 

@@ -19,6 +19,7 @@ from chrf._messages import shown
 __all__ = ["CONTRACT", "ContractError", "dumps", "evaluate", "evaluate_json"]
 
 CONTRACT = "chrf-components 1.0.0"
+"""The contract's name and version (spec §6): what ``evaluate`` implements."""
 MAX_SEGMENTS = 256
 MAX_BYTES = 65_536
 MAX_REQUEST_BYTES = 16 * 2**20

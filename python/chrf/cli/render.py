@@ -41,7 +41,7 @@ def corpus_score(
 def sentence_scores(scores: list[float], name: str, signature: str, options: Options) -> str:
     """One line per score, as `CHRFScore.format` writes a sentence score (no interval, not
     JSON), without a score object per line. printf-style "%.Nf" rounds as f"{x:.Nf}" does
-    (both are Python's float formatting), in about half the time."""
+    (both are Python's float formatting), and takes less time."""
     prefix = "" if options.score_only else f"{name}|{signature} = " if signature else f"{name} = "
     line = prefix.replace("%", "%%") + f"%.{options.width}f"
     return "\n".join([line % score for score in scores])

@@ -464,17 +464,15 @@ fn packed_steps<'k, K: Key>(
 }
 
 /// Most bits of the keys the counting pass buckets by: a 1 MiB table, for texts of 2^18 windows
-/// and more (whose keys and their scatter target take 4 MiB at least). Fewer left the buckets
-/// of frequent leading pairs growing with the text: 16 bits cost a 257k-character Chinese
-/// segment 250.5 instructions a character against 245.8, a 461k-character German one 152.1
-/// against 150.7.
+/// and more (whose keys and their scatter target take 4 MiB at least). With fewer bits the
+/// buckets of frequent leading pairs grow with the text, and their comparison sorts with them
+/// (benches/NOTES.md has the measurements).
 const MAX_BUCKET_BITS: u32 = 18;
 
 /// Sorts the keys: a counting pass on their top bits (the first unit and, with more windows,
 /// part of the next: about two keys per bucket), then a small comparison sort inside each
 /// bucket, which beats one comparison sort of all keys when units are dense ids. Buckets by
-/// the first unit alone grew with the text, and so did their sorts (callgrind, benches/floor:
-/// 13% fewer instructions on a 450,000-character segment, the same on sentences).
+/// the first unit alone would grow with the text, and so would their sorts.
 fn sort_keys<K: Key>(
     [keys, spare]: [&mut Vec<K>; 2],
     buckets: &mut Vec<u32>,
@@ -531,12 +529,11 @@ fn count_buckets<K: Key>(keys: &[K], buckets: &mut Vec<u32>, bucket_bits: u32) {
 
 /// Sorts the keys of a long text by buckets of 64-bit keys: the bits below the bucket's (the
 /// tag in bit 0). Comparing them costs less than comparing the 128-bit keys, and the more so in
-/// the larger buckets, which grow with the text as frequent pairs of characters recur: one
-/// Chinese segment of 516,000 characters cost 209.7 instructions a character against 214.2
-/// (callgrind, benches/floor), took 20 ms against 25.5, and from 128,000 characters on it grows
-/// half as fast with the length (README, Performance). Each bucket's sorted keys then
-/// come back as 128-bit keys of the bucket in the high half and its 64 bits in the low one: the
-/// keys shifted right by `shift`. Large buckets take a radix sort, as 64-bit keys do.
+/// the larger buckets, which grow with the text as frequent pairs of characters recur: a long
+/// text of many distinct characters then costs less a character, and its cost grows more
+/// slowly with its length (benches/NOTES.md has the measurements). Each bucket's sorted keys
+/// then come back as 128-bit keys of the bucket in the high half and its 64 bits in the low
+/// one: the keys shifted right by `shift`. Large buckets take a radix sort, as 64-bit keys do.
 #[inline(never)]
 fn sort_narrowed_buckets<K: Key>(
     keys: &mut [K],
@@ -650,9 +647,8 @@ fn push_packed_windows<K: Key>(
 ) {
     // chrF's 6 orders of texts of at most 62, 126 or 254 distinct code points (the sentences and
     // documents of most languages written in an alphabet), and of 1,023 to 4,094 (Chinese and
-    // Japanese documents), shift by constants, which the compiler folds: 128-bit keys built
-    // with shifts known only at run time cost a Chinese segment 9 instructions a character
-    // more (callgrind, benches/floor).
+    // Japanese documents), shift by constants, which the compiler folds: with shifts known
+    // only at run time, building the keys is a visible share of such a text's cost.
     match (slot_bits, max_order) {
         (6, 6) => push_windows(units, Fixed::<6, 6>, ends_and_tag, keys),
         (7, 6) => push_windows(units, Fixed::<7, 6>, ends_and_tag, keys),
@@ -805,10 +801,10 @@ mod tests {
     #[test]
     fn lanes_hold_units_that_occur_past_their_limit_in_both_texts() {
         // Regression: a unit occurring more than 32,767 times in each text (German's "e" in
-        // 930,000 characters) sent the whole tally to the 64-bit counts, 23 instructions a
-        // character more. Its groups stay in the lanes while the sides keep close, as they do
-        // when what follows the unit varies: here unit 0 at every other place, 50,000 and
-        // 45,000 times, followed by one of 40 others.
+        // 930,000 characters) sent the whole tally to the slower 64-bit counts. Its groups
+        // stay in the lanes while the sides keep close, as they do when what follows the unit
+        // varies: here unit 0 at every other place, 50,000 and 45,000 times, followed by one of
+        // 40 others.
         let mut below = below(0x9E37_79B9_7F4A_7C15);
         let mut text = |len: usize| -> Vec<u32> {
             (0..len)

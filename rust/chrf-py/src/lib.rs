@@ -179,7 +179,7 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
 /// lands in the Python code they run (the lookup calls `numpy.lib.NumpyVersion`). Here a failed
 /// import is an ordinary exception, and the lookup runs on a thread of its own, where Python runs
 /// no signal handler: a Ctrl-C arriving meanwhile waits for the next check instead of landing in
-/// it (CI saw it land there once a fast `pairwise` had finished its work).
+/// it, which it can when a fast call has finished its work before the signal.
 fn numpy_ready(py: Python<'_>) -> PyResult<()> {
     static READY: AtomicBool = AtomicBool::new(false);
     if !READY.load(Ordering::Relaxed) {
@@ -337,7 +337,8 @@ fn sentence_score(
     }
     let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
     if references.len() == 1 {
-        // The common case, read without a vector to allocate and free (340 of 9,800 instructions).
+        // The common case, read without a vector to allocate and free: for one short pair,
+        // such overhead is a visible share of the call.
         let reference = read_one(&references.get_item(0)?, "references[0]", config.lowercase)?;
         return pair_score(py, config, &hypothesis, &[reference]).map(Some);
     }

@@ -11,9 +11,8 @@
 //!
 //! The reference costs a bit per position, the hypothesis a few word operations per n-gram the
 //! reference shares: fewer instructions than sorting the windows of short sentences and of
-//! sentences' words (benches/floor, en-de: chrF 138 to 130 instructions a character, chrF++
-//! 198 to 179, one short pair 9,000 to 7,000). Texts of 129 to 256 units in four words a set
-//! took more than the sort, and are left to it.
+//! sentences' words. Texts of 129 to 256 units, in four words a set, cost more this way than
+//! sorted, and are left to the sort (benches/NOTES.md has the measurements).
 
 use std::ops::{BitAnd, BitAndAssign, BitOrAssign, Shl, Sub};
 

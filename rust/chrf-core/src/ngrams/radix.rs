@@ -17,10 +17,11 @@ fn digits(width: u32) -> u32 {
 }
 
 /// Whether a bucket of `len` keys that differ in `width` bits should be radix sorted: when it
-/// has more than 64 keys per 2^digits. Measured with callgrind on one long German segment
-/// (benches/floor), whose keys differ in 24 to 27 bits: from 512 keys on (3 digits) the radix
-/// sort costs less than the comparison sort, which costs at most what it costs at that size
-/// in the smaller buckets. So the cost per window stays bounded however long the text.
+/// has more than 64 keys per 2^digits. A radix sort costs the same per key whatever the
+/// bucket's size, and from that size on less than the comparison sort (on long German text,
+/// whose keys differ in 24 to 27 bits: benches/NOTES.md), which in the smaller buckets costs
+/// at most what it costs at that size. So the cost per window stays bounded however long the
+/// text.
 pub fn worth_it(len: usize, width: u32) -> bool {
     (1..=MAX_DIGITS as u32 * 8).contains(&width) && len > 64 << digits(width)
 }
