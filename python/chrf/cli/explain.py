@@ -13,10 +13,12 @@ from chrf._compare import Comparison, SystemDifference, comparison_of
 from chrf._explain import Explanation, explain_corpus
 from chrf._sacrebleu import CHRF
 from chrf._settings import Settings
-from chrf.cli.arguments import add_chrf_settings, check_encoding, settings_of
-from chrf.cli.io import CliError, Parser, positive_int, write_line
+from chrf.cli.arguments import add_chrf_settings
+from chrf.cli.io import CliError, Parser, write_line
+from chrf.cli.options import check_encoding, settings_of
 from chrf.cli.reading import References, Segments, system_sources, whole_corpora
 from chrf.cli.render import render_table
+from chrf.cli.values import positive_int
 
 __all__ = ["Inputs", "add_input_arguments", "explain_command", "inputs_of", "read_inputs"]
 
@@ -47,7 +49,7 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     add_chrf_settings(p.add_argument_group("chrF settings"))
 
 
-def inputs_of(args: argparse.Namespace) -> Inputs:
+def inputs_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Inputs:
     check_encoding(args.encoding)
     if len(set(args.input)) != len(args.input):
         raise CliError("the same system file is given twice")
@@ -56,7 +58,7 @@ def inputs_of(args: argparse.Namespace) -> Inputs:
         tuple(args.refs),
         tuple(args.input),
         args.encoding,
-        settings_of(args),
+        settings_of(parser, args),
         args.top,
         test,
         args.trials,
@@ -79,7 +81,7 @@ def explain_command(argv: Sequence[str]) -> int:
     add_input_arguments(p)
     p.add_argument("--format", "-f", choices=["text", "json"], default="text")
     args = p.parse_args(argv)
-    inputs = inputs_of(args)
+    inputs = inputs_of(p, args)
     corpora = read_inputs(inputs)
     as_json = args.format == "json"
     settings = inputs.settings

@@ -23,7 +23,7 @@ def report_command(argv: Sequence[str]) -> int:
     add_input_arguments(p)
     p.add_argument("--output", "-o", required=True, metavar="FILE", help="the HTML file")
     args = p.parse_args(argv)
-    inputs = inputs_of(args)
+    inputs = inputs_of(p, args)
     try:
         from chrf._report import report_html, single_system_results
     except ImportError as error:  # plotly missing
