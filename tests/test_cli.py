@@ -418,6 +418,18 @@ def test_a_full_disk_is_an_error(small: Path, args: list[str]) -> None:
     )
 
 
+def test_python_m_chrf_runs_the_command_line(small: Path) -> None:
+    args = ["ref.txt", "-i", "hyp.txt", "-b", "-w", "4"]
+    hyps, refs = (
+        ["the cat sat on a mat", "the dog barked"],
+        ["the cat sat on the mat", "a dog barked"],
+    )
+    expected = f"{chrf.score(hyps, refs):.4f}\n"
+    for module in ("chrf", "chrf.cli"):
+        done = run([sys.executable, "-m", module, *args], small)
+        assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+
+
 def test_a_pipe_closed_before_any_output_ends_quietly(small: Path) -> None:
     with subprocess.Popen(
         [*OURS, "ref.txt", "-i", "hyp.txt", "-sl"],
