@@ -189,8 +189,10 @@ def test_the_length_chart_draws_no_empty_bucket() -> None:
     c = chrf.compare([refs, ["a", "b", "c"]], [refs], test=None)
     figure = length_figure(c)
     for bar in figure.data:
-        assert list(bar.x) == ["[0, 50) n=1", "[100, 150) n=2"]
+        assert list(bar.x) == ["[0, 50)", "[100, 150)"]
+        assert list(bar.text) == ["n=1", "n=2"]
         assert None not in bar.y
+    assert list(figure.layout.xaxis.categoryarray) == ["[0, 50)", "[100, 150)"]
 
 
 def test_each_highlighted_reference_is_named() -> None:

@@ -149,13 +149,24 @@ def distribution_figure(c: Comparison) -> Figure:
 
 
 def length_figure(c: Comparison) -> Figure:
+    """Each system's score by its segments' reference length, grouped by length bucket (each
+    system's segments fall in its buckets by the reference each took, so the counts, shown on
+    the bars, may differ); an empty bucket has no score and no bar."""
     import plotly.graph_objects as go
 
     figure = go.Figure()
+    order: list[str] = []
     for k, (name, e) in enumerate(zip(c.names, c.explanations, strict=True)):
-        buckets = [b for b in e.length_buckets() if b.segments]  # an empty one has no score
-        labels = [f"[{b.low}, {'∞' if b.high is None else b.high}) n={b.segments}" for b in buckets]
-        figure.add_bar(x=labels, y=[b.score for b in buckets], name=name, marker_color=color(k))
+        buckets = [b for b in e.length_buckets() if b.segments]
+        labels = [f"[{b.low}, {'∞' if b.high is None else b.high})" for b in buckets]
+        order += [label for label in labels if label not in order]
+        figure.add_bar(
+            x=labels,
+            y=[b.score for b in buckets],
+            text=[f"n={b.segments}" for b in buckets],
+            name=name,
+            marker_color=color(k),
+        )
     unit = "characters" if c.settings.char_order else "words"
     figure.update_layout(
         barmode="group",
@@ -163,7 +174,13 @@ def length_figure(c: Comparison) -> Figure:
         xaxis_title=f"reference length ({unit})",
         yaxis_title=metric_name(c),
     )
+    # In length order, whichever system has a bucket that the first one lacks.
+    figure.update_xaxes(categoryorder="array", categoryarray=sorted(order, key=_bucket_low))
     return figure
+
+
+def _bucket_low(label: str) -> int:
+    return int(label[1:].partition(",")[0])
 
 
 def color(k: int) -> str:

@@ -26,7 +26,7 @@ def report_command(argv: Sequence[str]) -> int:
     inputs = inputs_of(p, args)
     check_output(args.output)
     try:  # the charts' library, which the page needs at the end: missing, say so first
-        import plotly.graph_objects  # noqa: F401
+        import plotly.graph_objects
         import plotly.subplots  # noqa: F401
 
         from chrf._report import report_html, single_system_results
