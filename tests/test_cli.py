@@ -322,7 +322,7 @@ def assert_one_line_error(done: subprocess.CompletedProcess[str], status: int, p
         (["-nr", "10001"], {}, 2, "argument --num-refs/-nr: must be an integer from 1 to 10000"),
         (["-w", "99999999999"], {}, 2, "argument --width/-w: must be an integer from 0 to 1074"),
         (["-w", "1075"], {}, 2, "argument --width/-w"),
-        (["-ci", "-cin", "9" * 30], {}, 2, "argument --confidence-n/-cin"),
+        (["-ci", "-cin", "9" * 30], {}, 2, "argument --confidence-n/-cin: must be an integer from"),
         (["-i", "hyp.txt", "hyp2.txt", "-pbs", "-pbsn", "9" * 30], {}, 2, "--paired-bs-n"),
         (["-e", "bogus"], {}, 1, "bogus"),
         (["-e", "rot13"], {}, 1, "rot13"),

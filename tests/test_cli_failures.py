@@ -78,8 +78,21 @@ def cases() -> dict[str, Case]:
             f"{command}: line counts": Case(
                 [command, "ref.txt", "-i", "short.txt", *out], 1, "short.txt has 1 lines"
             ),
-            f"{command}: no output option": Case(
+            f"{command}: no system": Case(
                 [command, "ref.txt"], 2, "the following arguments are required: --input"
+            ),
+            f"{command}: no orders": Case(
+                [command, "ref.txt", "-i", "hyp.txt", "-cc", "0", *out], 2, "must not both be 0"
+            ),
+            f"{command}: beta not a number": Case(
+                [command, "ref.txt", "-i", "hyp.txt", "--chrf-beta", "nan", *out],
+                2,
+                "argument --chrf-beta/--beta: must be a finite number",
+            ),
+            f"{command}: --top too large": Case(
+                [command, "ref.txt", "-i", "hyp.txt", "--top", "9" * 30, *out],
+                2,
+                "argument --top: must be an integer from 1 to",
             ),
         }
     report = ["report", "ref.txt", "-i", "hyp.txt", "-o"]

@@ -66,7 +66,7 @@ def non_negative_int(text: str) -> int:
 
 def count(text: str) -> int:
     """Any integer up to a C integer (sacreBLEU's -cin: 1 or less means no resampling)."""
-    return _integer(text, -MAX_COUNT, MAX_COUNT, f"an integer of at most {MAX_COUNT}")
+    return _integer(text, -MAX_COUNT, MAX_COUNT, f"an integer from {-MAX_COUNT} to {MAX_COUNT}")
 
 
 def order(text: str) -> int:
