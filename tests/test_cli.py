@@ -546,3 +546,17 @@ def test_a_deeply_nested_contract_request_is_invalid_input(tmp_path: Path) -> No
     status, response, _ = contract_cli(tmp_path, ["--input", "-"], b"[" * 100_000)
     assert status == 2
     assert response["error"]["code"] == "invalid_input"  # type: ignore[index]
+
+
+def test_beta_is_read_as_written_and_zero_is_passed_on() -> None:
+    """--chrf-beta: integers and p/q exactly, decimals as the nearest float; 0 (chrF0) is
+    handed to Settings, which decides, as are a negative zero's sign-free value and a decimal
+    with an exponent that a float holds."""
+    from fractions import Fraction
+
+    from chrf.cli.values import beta
+
+    assert (beta("3/2"), beta("2"), beta("0.5"), beta("1e-300")) == (Fraction(3, 2), 2, 0.5, 1e-300)
+    assert type(beta("2")) is int
+    assert (beta("0"), beta("0/5"), beta("0e7")) == (0, 0, 0.0)
+    assert str(beta("-0.0")) == "0.0"
