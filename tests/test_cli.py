@@ -238,18 +238,19 @@ def test_plain_scoring_streams_large_files(tmp_path: Path) -> None:
 
 
 def test_bad_arguments_are_errors_not_tracebacks(en_de: Path) -> None:
-    for args, message in [
-        (["ref.A.txt", "-i", "missing.txt"], "cannot read missing.txt"),
-        (["ref.A.txt", "-i", "hyp.Online-B.txt", "--chrf-beta", "x"], "--beta must be a number"),
-        (["ref.A.txt", "-i", "hyp.Online-B.txt", "-cc", "0"], "must not both be 0"),
+    for args, status, message in [
+        (["ref.A.txt", "-i", "missing.txt"], 1, "cannot read missing.txt"),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "--chrf-beta", "x"], 2, "--beta: must be a"),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "-cc", "0"], 2, "must not both be 0"),
         (
             ["ref.A.txt", "-i", "hyp.Online-B.txt", "--paired-bs"],
+            1,
             "paired tests need several systems",
         ),
-        (["-i", "hyp.Online-B.txt"], "at least one reference"),
+        (["-i", "hyp.Online-B.txt"], 1, "at least one reference"),
     ]:
         done = run([*OURS, *args], en_de)
-        assert done.returncode == 1
+        assert done.returncode == status
         assert message in done.stderr
         assert "Traceback" not in done.stderr
 
@@ -300,11 +301,29 @@ def assert_one_line_error(done: subprocess.CompletedProcess[str], status: int, p
 @pytest.mark.parametrize(
     ("args", "env", "status", "part"),
     [
-        (["--beta", "1/0"], {}, 1, "--beta must be"),
-        (["--beta", "9" * 5000], {}, 1, "beta"),
-        (["--beta", "1/" + "9" * 5000], {}, 1, "beta"),
-        (["-cc", "9" * 4000], {}, 1, "char_order must be from 0 to 65536"),
+        # Every bad option value is argparse's error naming the option, exit status 2.
+        (["--beta", "1/0"], {}, 2, "argument --chrf-beta/--beta: must be p/q"),
+        (["--beta", "9" * 5000], {}, 2, "--beta: must be a ratio of integers of at most 4096"),
+        (["--beta", "9" * 4000], {}, 2, "--beta: must be a ratio of integers of at most 4096"),
+        (["--beta", "1/" + "9" * 5000], {}, 2, "argument --chrf-beta/--beta: must be p/q"),
+        (["--chrf-beta", "nan"], {}, 2, "--beta: must be a finite number, not 'nan'"),
+        (["--chrf-beta", "inf"], {}, 2, "--beta: must be a finite number, not 'inf'"),
+        (["--chrf-beta", "-1"], {}, 2, "--beta: must not be negative"),
+        (["--chrf-beta", "1e400"], {}, 2, "beyond the largest float"),
+        (["--chrf-beta", "1e-400"], {}, 2, "'1e-400' is too small for a float"),
+        (["--chrf-beta", "x"], {}, 2, "--beta: must be a number"),
+        (["-cc", "-1"], {}, 2, "argument --chrf-char-order/--char-order/-cc: must be an"),
+        (["-cc", "1000000"], {}, 2, "-cc: must be an integer from 0 to 65536"),
+        (["-cc", "9" * 4000], {}, 2, "-cc: must be an integer from 0 to 65536"),
         (["-cc", "9" * 5000], {}, 2, "argument --chrf-char-order"),
+        (["-cw", "65537"], {}, 2, "-cw: must be an integer from 0 to 65536"),
+        (["-cc", "0", "-cw", "0"], {}, 2, "--chrf-char-order and --chrf-word-order must not"),
+        (["-nr", "99999999999"], {}, 2, "argument --num-refs/-nr: must be an integer from 1"),
+        (["-nr", "10001"], {}, 2, "argument --num-refs/-nr: must be an integer from 1 to 10000"),
+        (["-w", "99999999999"], {}, 2, "argument --width/-w: must be an integer from 0 to 1074"),
+        (["-w", "1075"], {}, 2, "argument --width/-w"),
+        (["-ci", "-cin", "9" * 30], {}, 2, "argument --confidence-n/-cin: must be an integer from"),
+        (["-i", "hyp.txt", "hyp2.txt", "-pbs", "-pbsn", "9" * 30], {}, 2, "--paired-bs-n"),
         (["-e", "bogus"], {}, 1, "bogus"),
         (["-e", "rot13"], {}, 1, "rot13"),
         (["-w", "-3"], {}, 2, "argument --width/-w"),
@@ -399,7 +418,19 @@ def test_a_full_disk_is_an_error(small: Path, args: list[str]) -> None:
     )
 
 
-def test_a_closed_pipe_is_an_error(small: Path) -> None:
+def test_python_m_chrf_runs_the_command_line(small: Path) -> None:
+    args = ["ref.txt", "-i", "hyp.txt", "-b", "-w", "4"]
+    hyps, refs = (
+        ["the cat sat on a mat", "the dog barked"],
+        ["the cat sat on the mat", "a dog barked"],
+    )
+    expected = f"{chrf.score(hyps, refs):.4f}\n"
+    for module in ("chrf", "chrf.cli"):
+        done = run([sys.executable, "-m", module, *args], small)
+        assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+
+
+def test_a_pipe_closed_before_any_output_ends_quietly(small: Path) -> None:
     with subprocess.Popen(
         [*OURS, "ref.txt", "-i", "hyp.txt", "-sl"],
         cwd=small,
@@ -412,8 +443,42 @@ def test_a_closed_pipe_is_an_error(small: Path) -> None:
         process.stdout.close()  # before the command writes anything
         error = process.stderr.read()
         status = process.wait()
-    assert status == 1
-    assert error == "chrf: error: cannot write to standard output: Broken pipe\n"
+    # As sacreBLEU (which restores SIGPIPE's default action), `yes` or `seq`: SIGPIPE ends it.
+    assert status == -signal.SIGPIPE
+    assert error == ""
+
+
+@pytest.mark.parametrize("python_reader", [False, True])
+def test_head_ends_the_output_quietly_with_sacrebleus_status(
+    tmp_path: Path, python_reader: bool
+) -> None:
+    """`chrf ... | head -1`: one line, nothing on stderr, and the status sacreBLEU and every
+    other command have there (141 in a shell: killed by SIGPIPE), with the files read in the
+    core or by Python's reader thread (--chrf-lowercase)."""
+    lines = [f"line {i} of a long file, with words in it" for i in range(30_000)]
+    (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("\n".join(lines[::-1]) + "\n", "utf-8")
+    args = ["ref.txt", "-i", "hyp.txt", "-sl", *(["--chrf-lowercase"] if python_reader else [])]
+    script = 'set -o pipefail; "$@" | head -1; echo "${PIPESTATUS[@]}"'
+    done = {
+        name: subprocess.run(
+            ["bash", "-c", script, "bash", *command],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        for name, command in [
+            ("ours", [*OURS, *args]),
+            ("sacrebleu", [*SACREBLEU, *args, "-m", "chrf"]),
+        ]
+    }
+    ours = done["ours"]
+    assert ours.stderr == ""
+    first, statuses = ours.stdout.splitlines()
+    assert first.startswith("chrF2|nrefs:1|")
+    assert statuses == "141 0"
+    assert done["sacrebleu"].stdout.splitlines()[1] == statuses
 
 
 def test_an_interrupt_exits_130_after_whole_lines(tmp_path: Path) -> None:
@@ -481,3 +546,17 @@ def test_a_deeply_nested_contract_request_is_invalid_input(tmp_path: Path) -> No
     status, response, _ = contract_cli(tmp_path, ["--input", "-"], b"[" * 100_000)
     assert status == 2
     assert response["error"]["code"] == "invalid_input"  # type: ignore[index]
+
+
+def test_beta_is_read_as_written_and_zero_is_passed_on() -> None:
+    """--chrf-beta: integers and p/q exactly, decimals as the nearest float; 0 (chrF0) is
+    handed to Settings, which decides, as are a negative zero's sign-free value and a decimal
+    with an exponent that a float holds."""
+    from fractions import Fraction
+
+    from chrf.cli.values import beta
+
+    assert (beta("3/2"), beta("2"), beta("0.5"), beta("1e-300")) == (Fraction(3, 2), 2, 0.5, 1e-300)
+    assert type(beta("2")) is int
+    assert (beta("0"), beta("0/5"), beta("0e7")) == (0, 0, 0.0)
+    assert str(beta("-0.0")) == "0.0"

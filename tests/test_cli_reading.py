@@ -5,9 +5,11 @@ and both agree with sacreBLEU's command line on files full of line-ending and wh
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +28,8 @@ from chrf.cli.reading import (
     native_chunks,
     native_paths,
     read_lines,
+    stdin_lines,
+    stdin_systems,
 )
 
 #: Each line's whitespace counts: trailing whitespace left by a wrong strip changes the counts.
@@ -212,3 +216,42 @@ def test_a_file_name_that_is_not_utf8_is_read(tmp_path: Path) -> None:
     ]
     assert outputs[0].returncode == 0, outputs[0].stderr
     assert outputs[0].stdout == outputs[1].stdout
+
+
+def reader_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "chrf-reader"]
+
+
+def test_the_reader_thread_stops_when_its_caller_does(tmp_path: Path) -> None:
+    """Regular files are read one chunk ahead on a thread, which is no daemon: a caller that
+    stops early (an error, Ctrl-C) stops it, and its files are closed, before the interpreter
+    could shut down with it still reading."""
+    lines = "".join(f"line {i}\n" for i in range(50_000)).encode()
+    paths = [write(tmp_path, name, lines) for name in ("hyp.txt", "ref.txt")]
+    system = System(paths[0], read_lines(paths[0], "utf-8"), paths[0])
+    chunks = aligned_chunks(system, References(paths[1:], 1, "utf-8"))
+    first = next(chunks)
+    assert len(first.hypotheses) == 4096
+    (reader,) = reader_threads()
+    assert not reader.daemon
+    chunks.close()
+    assert not reader.is_alive()
+    assert reader_threads() == []
+
+
+def test_a_pipe_is_read_in_the_callers_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Standard input as a pipe: no reader thread, since a read from a pipe can wait for
+    ever and only the main thread's reads end at a Ctrl-C."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"a b\nc d\n")
+    os.close(write_end)
+    with open(read_end, "rb") as pipe:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(pipe))
+        (system,) = stdin_systems(stdin_lines("utf-8"))
+        ref = write(tmp_path, "ref.txt", b"a b\nc e\n")
+        chunks = aligned_chunks(system, References([ref], 1, "utf-8"))
+        assert next(chunks).hypotheses == ["a b", "c d"]
+        assert reader_threads() == []
+        assert list(chunks) == []

@@ -240,17 +240,94 @@ def test_help_shows_every_default() -> None:
 def test_a_reference_file_named_like_a_command_is_a_reference(
     texts: Path, tmp_path: Path, name: str
 ) -> None:
+    """The one rule: a command's name that is also a file or folder here is that file, a
+    reference, as in sacreBLEU, with a note saying how to choose; `--command NAME` always runs
+    the command, `./NAME` always names the file, without the note."""
     (tmp_path / name).write_bytes((texts / "ref.txt").read_bytes())
     (tmp_path / "a.txt").write_bytes((texts / "a.txt").read_bytes())
-    ours, theirs, _ = both(tmp_path, [name, "-i", "a.txt", "-f", "text"])
+    ours, theirs, notes = both(tmp_path, [name, "-i", "a.txt", "-f", "text"])
     assert ours == theirs
-    # Where no such file exists, the name is the command.
-    if name == "components":
-        done = run([*OURS, name, "--input", "-"], texts, b"{}")
-        assert (done.returncode, b'"invalid_input"' in done.stdout) == (2, True)
-    elif name == "selftest":
-        done = run([*OURS, name], texts)
-        assert (done.returncode, done.stdout.startswith(b"selftest: ")) == (0, True)
+    assert notes == (
+        f"chrf: note: (./{name} is a file here, so it was read as a reference file, as "
+        f"sacreBLEU reads it: `chrf --command {name} ...` runs the {name} command, "
+        f"`chrf ./{name} ...` names the file without this note)\n"
+    )
+    ours, theirs, notes = both(tmp_path, [f"./{name}", "-i", "a.txt", "-f", "text"])
+    assert (ours, notes) == (theirs, "")
+    # Where no such file exists, or after --command, the name is the command.
+    for folder, first in [(texts, [name]), (tmp_path, ["--command", name])]:
+        if name == "components":
+            done = run([*OURS, *first, "--input", "-"], folder, b"{}")
+            assert (done.returncode, b'"invalid_input"' in done.stdout) == (2, True)
+        elif name == "selftest":
+            done = run([*OURS, *first], folder)
+            assert (done.returncode, done.stdout.startswith(b"selftest: ")) == (0, True)
+        else:
+            done = run([*OURS, *first, "--help"], folder)
+            assert (done.returncode, f"usage: chrf {name}".encode() in done.stdout) == (0, True)
+
+
+@pytest.mark.parametrize("kind", ["file", "folder"])
+def test_an_error_after_a_command_name_read_as_a_file_says_how_to_choose(
+    texts: Path, tmp_path: Path, kind: str
+) -> None:
+    """`chrf report REF -i SYS -o page.html` where ./report exists: scored against ./report,
+    the command line fails, and its one line says why and what to write instead."""
+    if kind == "file":
+        (tmp_path / "report").write_text("one line\n")
     else:
-        done = run([*OURS, name, "--help"], texts)
-        assert (done.returncode, f"usage: chrf {name}".encode() in done.stdout) == (0, True)
+        (tmp_path / "report").mkdir()
+    (tmp_path / "a.txt").write_bytes((texts / "a.txt").read_bytes())
+    hint = (
+        f"(./report is a {kind} here, so it was read as a reference file, as sacreBLEU reads "
+        "it: `chrf --command report ...` runs the report command, `chrf ./report ...` names "
+        "the file without this note)"
+    )
+    for args, status in [
+        (["report", "a.txt", "-i", "a.txt", "-o", "page.html"], 2),  # -o: no scoring option
+        (["report", "-i", "a.txt"], 1),  # a line-count mismatch, or a folder
+    ]:
+        done = run([*OURS, *args], tmp_path)
+        lines = done.stderr.decode().splitlines()
+        assert (done.returncode, len(lines)) == (status, 1), lines
+        assert lines[0].startswith("chrf: error: ")
+        assert lines[0].endswith(hint)
+    done = run([*OURS, "--command", "report", "a.txt", "-i", "a.txt", "-o", "page.html"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "page.html").exists()
+    done = run([*OURS, "--command", "reports", "a.txt"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("chrf: error: argument --command: must be one of ")
+
+
+@pytest.mark.parametrize(
+    ("files", "args", "stdin"),
+    [
+        # Two systems on the first line of stdin, one on the second.
+        ({"ref.txt": "a\nc\n"}, ["ref.txt"], b"a\tb\nc\n"),
+        ({"ref.txt": "a\nc\n"}, ["ref.txt"], b"a\nc\td\n"),
+        # -nr: a line with too few, or too many, tab-separated references.
+        (
+            {"refs.tsv": "a\tb\nc\n", "hyp.txt": "a\nc\n"},
+            ["refs.tsv", "-nr", "2", "-i", "hyp.txt"],
+            b"",
+        ),
+        (
+            {"refs.tsv": "a\tb\nc\td\n", "hyp.txt": "a\nc\n"},
+            ["refs.tsv", "-nr", "3", "-i", "hyp.txt"],
+            b"",
+        ),
+    ],
+)
+def test_lines_with_the_wrong_number_of_fields_exit_17_as_in_sacrebleu(
+    tmp_path: Path, files: dict[str, str], args: list[str], stdin: bytes
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    ours = run([*OURS, *args], tmp_path, stdin)
+    theirs = run([*SACREBLEU, *args, "-m", "chrf"], tmp_path, stdin)
+    assert ours.returncode == theirs.returncode == 17, theirs.stderr
+    assert ours.stdout == b""
+    (line,) = ours.stderr.decode().splitlines()
+    assert line.startswith("chrf: error: ")
+    assert "tab-separated" in line

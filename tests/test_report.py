@@ -55,7 +55,8 @@ def test_explain_command_prints_text_and_json(
     assert main(["explain", str(ref), "-i", str(hyp), "-cw", "2"]) == 0
     text = capsys.readouterr().out
     expected = chrf.score(read_lines(hyp), read_lines(ref), word_order=2)
-    assert f"chrF = {expected:.4f}" in text
+    assert text.startswith(f"chrF2++ = {expected:.4f} on ")  # sacreBLEU's name of the metric
+    assert "sentence chrF2++" in text
     assert "word 2" in text
     other = tmp_path / "other.txt"
     other.write_text("\n".join(line.upper() for line in read_lines(hyp)) + "\n", "utf-8")
@@ -63,6 +64,8 @@ def test_explain_command_prints_text_and_json(
         main(["explain", str(ref), "-i", str(hyp), str(other), "-f", "json", "--trials", "50"]) == 0
     )
     data = json.loads(capsys.readouterr().out)
+    assert data["metric"] == "chrF2"
+    assert [e["metric"] for e in data["explanations"]] == ["chrF2", "chrF2"]
     assert [row["system"] for row in data["systems"]] == [str(hyp), str(other)]
     assert data["differences"][0]["p_value"] is not None
 
@@ -130,3 +133,85 @@ def test_report_renders_offline_in_a_headless_browser(wmt_dir: Path, tmp_path: P
     pixels = Image.open(shot).convert("L")
     histogram = pixels.histogram()
     assert max(histogram) < 0.97 * sum(histogram)  # not one flat colour
+
+
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [({}, "chrF2"), ({"word_order": 2}, "chrF2++"), ({"beta": 3, "word_order": 1}, "chrF3+")],
+)
+def test_every_score_is_labelled_with_the_metrics_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: dict[str, int], name: str
+) -> None:
+    """sacreBLEU's name (`CHRFScore.name`) on explain's text and JSON, compare's JSON and
+    text, and the report's tables and charts."""
+    hyps = ["the cat sat on the mat", "a dog barked", "x"]
+    other = ["the cat sat", "dogs barked", "y"]
+    refs = ["the cat sat on a mat", "the dog barked", "z"]
+    assert chrf.CHRF(**options).sentence_score(hyps[0], [refs[0]]).name == name  # type: ignore[arg-type]
+    paths = {}
+    for label, lines in (("hyp", hyps), ("other", other), ("ref", refs)):
+        paths[label] = tmp_path / f"{label}.txt"
+        paths[label].write_text("\n".join(lines) + "\n", "utf-8")
+    spelled = {"word_order": "-cw", "beta": "--chrf-beta"}
+    flags = [part for key, value in options.items() for part in (spelled[key], str(value))]
+    base = [str(paths["ref"]), "-i", str(paths["hyp"])]
+    assert main(["explain", *base, *flags]) == 0
+    assert capsys.readouterr().out.startswith(f"{name} = ")
+    assert main(["explain", *base, *flags, "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metric"] == name
+    assert main(["explain", *base, str(paths["other"]), *flags, "--trials", "20"]) == 0
+    text = capsys.readouterr().out
+    assert f"{name} (± 95% CI)" in text
+    assert f"{paths['other']} against {paths['hyp']}: {name} " in text
+    c = chrf.compare([hyps, other], [refs], trials=20, **options)  # type: ignore[arg-type]
+    assert c.to_dict()["metric"] == name
+    pytest.importorskip("plotly")
+    from chrf._report import distribution_figure, length_figure, report_html
+
+    page = report_html(c, "signature", ["ref.txt"])
+    assert f"<title>{name} report</title>" in page
+    assert f"<th>system</th><th>{name}</th>" in page
+    assert f"<th>sentence {name}</th>" in page
+    assert f"Sentence scores ({name})" in page
+    histogram = distribution_figure(c).layout
+    assert (histogram.xaxis.title.text, histogram.yaxis.title.text) == (
+        f"sentence {name}",
+        "segments",
+    )
+    assert length_figure(c).layout.yaxis.title.text == name
+
+
+def test_the_length_chart_draws_no_empty_bucket() -> None:
+    pytest.importorskip("plotly")
+    from chrf._report import length_figure
+
+    refs = ["a short one", "x" * 120, "y" * 130]  # buckets [0, 50) and [100, 150) only
+    c = chrf.compare([refs, ["a", "b", "c"]], [refs], test=None)
+    figure = length_figure(c)
+    for bar in figure.data:
+        assert list(bar.x) == ["[0, 50)", "[100, 150)"]
+        assert list(bar.text) == ["n=1", "n=2"]
+        assert None not in bar.y
+    assert list(figure.layout.xaxis.categoryarray) == ["[0, 50)", "[100, 150)"]
+
+
+def test_each_highlighted_reference_is_named() -> None:
+    """With several references, each highlighted one says which it is: the reference its
+    segment's statistics were taken against."""
+    pytest.importorskip("plotly")
+    from chrf._report import differences_section, worst_section
+
+    hyps = ["the cat sat on the mat", "green ideas sleep"]
+    other = ["green ideas sleep", "the cat sat on the mat"]  # each segment takes the other ref
+    refs_a = ["the cat sat on the mat", "a dog barked"]
+    refs_b = ["colourless cats", "green ideas sleep furiously"]
+    c = chrf.compare([hyps, other], [refs_a, refs_b], test=None, layout="streams")
+    names = ["ref.A.txt", "ref.B.txt"]
+    assert c.explanations[0].references.tolist() == [0, 1]
+    worst = worst_section(c, names)
+    assert "← reference 1 (ref.A.txt)" in worst
+    assert "← reference 2 (ref.B.txt)" in worst
+    # The baseline and the system took different references in every segment: both are shown.
+    differences = differences_section(c, names)
+    assert differences.count("← reference 1 (ref.A.txt)") == 2
+    assert differences.count("← reference 2 (ref.B.txt)") == 2

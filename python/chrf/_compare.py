@@ -15,6 +15,7 @@ from chrf._components import Components, NgramType, fraction_text
 from chrf._core import components_of
 from chrf._explain import Explanation, counts_of, explain_corpus
 from chrf._inputs import Corpus, Layout, References, Texts, as_list, corpus
+from chrf._sacrebleu import score_name
 from chrf._settings import Options, Settings, with_options_doc
 from chrf._significance import Result, paired_bootstrap, paired_randomization
 
@@ -131,6 +132,7 @@ class Comparison:
             }
 
         return {
+            "metric": score_name(self.settings.beta, self.settings.word_order),
             "systems": [row(n, r) for n, r in zip(self.names, self.results, strict=True)],
             "test": self.test,
             "seed": self.seed,

@@ -17,6 +17,7 @@ import numpy as np
 from chrf import _core
 from chrf._components import Components, NgramType
 from chrf._inputs import Corpus, Layout, References, Texts, corpus
+from chrf._sacrebleu import score_name
 from chrf._settings import Options, Settings, with_options_doc
 
 if TYPE_CHECKING:
@@ -206,9 +207,11 @@ class Explanation:
         return SegmentExplanation(i, references[0], float(self.sentence_scores[i]), orders)
 
     def to_dict(self, segments: int = 10) -> dict[str, Any]:
-        """A JSON-ready summary: the orders, the ``segments`` costliest segments with their
-        n-grams, the length buckets, and the per-segment arrays."""
+        """A JSON-ready summary: the metric's name as sacreBLEU names it (``chrF2++``), the
+        orders, the ``segments`` costliest segments with their n-grams, the length buckets, and
+        the per-segment arrays."""
         return {
+            "metric": score_name(self.settings.beta, self.settings.word_order),
             "settings": dict(self.settings.options()) | {"beta": str(self.settings.beta)},
             "segment_count": self.segment_count,
             "score": self.score,

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from chrf._compare import Comparison
 from chrf._explain import Explanation
+from chrf._sacrebleu import score_name
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
@@ -29,29 +31,40 @@ td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; verti
 td.text { text-align: left; font-family: ui-monospace, monospace; white-space: pre-wrap; }
 .hit { background: #c8f0c8; } .miss { background: #f8c8c8; }
 .note { color: #555; font-size: 0.9em; }
+.ref { color: #555; font-style: normal; font-size: 0.85em; }
 code { font-size: 0.9em; }
 """
 
 
-def report_html(c: Comparison, signature: str) -> str:
+def report_html(c: Comparison, signature: str, references: Sequence[str] = ()) -> str:
     """The page: scores with intervals and the paired test, per-order P/R/F, sentence-score
     distributions, length buckets, the costliest segments and the largest system differences
-    with matched and unmatched characters marked, and the settings' signature."""
+    with matched and unmatched characters marked, each against the reference it was matched
+    with (named after `references`, the names of the reference streams, where given), and the
+    settings' signature. Every score is labelled with the metric's name (``chrF2++``)."""
+    metric = metric_name(c)
     sections = [
-        "<h1>chrF report</h1>",
+        f"<h1>{metric} report</h1>",
         scores_section(c),
-        figure_section("Per-order precision, recall and F", order_figure(c), first=True),
-        figure_section("Sentence scores", distribution_figure(c)),
-        figure_section("Scores by reference length", length_figure(c)),
-        worst_section(c),
-        differences_section(c),
+        figure_section(
+            f"Per-order precision, recall and F ({metric}'s orders)", order_figure(c), first=True
+        ),
+        figure_section(f"Sentence scores ({metric})", distribution_figure(c)),
+        figure_section(f"Scores by reference length ({metric})", length_figure(c)),
+        worst_section(c, references),
+        differences_section(c, references),
         f"<h2>Settings</h2><p><code id='signature'>{html.escape(signature)}</code></p>",
     ]
     body = "\n".join(sections)
     return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>chrF report</title>"
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{metric} report</title>"
         f"<style>{STYLE}</style></head><body>{body}</body></html>"
     )
+
+
+def metric_name(c: Comparison) -> str:
+    """ "chrF2", "chrF2++", ...: as sacreBLEU names the metric."""
+    return score_name(c.settings.beta, c.settings.word_order)
 
 
 def scores_section(c: Comparison) -> str:
@@ -68,7 +81,7 @@ def scores_section(c: Comparison) -> str:
         )
     described = test.get(c.test or "", "no paired test")
     return (
-        "<h2>Corpus scores</h2><table id='scores'><tr><th>system</th><th>chrF</th>"
+        f"<h2>Corpus scores</h2><table id='scores'><tr><th>system</th><th>{metric_name(c)}</th>"
         "<th>bootstrap mean</th><th>95% CI ±</th><th>p-value</th></tr>"
         + "".join(rows)
         + f"</table><p class='note'>{described} against the first system"
@@ -126,23 +139,48 @@ def distribution_figure(c: Comparison) -> Figure:
             opacity=0.6,
             marker_color=color(k),
         )
-    figure.update_layout(barmode="overlay", height=340, xaxis_title="sentence chrF")
+    figure.update_layout(
+        barmode="overlay",
+        height=340,
+        xaxis_title=f"sentence {metric_name(c)}",
+        yaxis_title="segments",
+    )
     return figure
 
 
 def length_figure(c: Comparison) -> Figure:
+    """Each system's score by its segments' reference length, grouped by length bucket (each
+    system's segments fall in its buckets by the reference each took, so the counts, shown on
+    the bars, may differ); an empty bucket has no score and no bar."""
     import plotly.graph_objects as go
 
     figure = go.Figure()
+    order: list[str] = []
     for k, (name, e) in enumerate(zip(c.names, c.explanations, strict=True)):
-        buckets = e.length_buckets()
-        labels = [f"[{b.low}, {'∞' if b.high is None else b.high}) n={b.segments}" for b in buckets]
-        figure.add_bar(x=labels, y=[b.score for b in buckets], name=name, marker_color=color(k))
+        buckets = [b for b in e.length_buckets() if b.segments]
+        labels = [f"[{b.low}, {'∞' if b.high is None else b.high})" for b in buckets]
+        order += [label for label in labels if label not in order]
+        figure.add_bar(
+            x=labels,
+            y=[b.score for b in buckets],
+            text=[f"n={b.segments}" for b in buckets],
+            name=name,
+            marker_color=color(k),
+        )
     unit = "characters" if c.settings.char_order else "words"
     figure.update_layout(
-        barmode="group", height=340, xaxis_title=f"reference length ({unit})", yaxis_title="chrF"
+        barmode="group",
+        height=340,
+        xaxis_title=f"reference length ({unit})",
+        yaxis_title=metric_name(c),
     )
+    # In length order, whichever system has a bucket that the first one lacks.
+    figure.update_xaxes(categoryorder="array", categoryarray=sorted(order, key=_bucket_low))
     return figure
+
+
+def _bucket_low(label: str) -> int:
+    return int(label[1:].partition(",")[0])
 
 
 def color(k: int) -> str:
@@ -150,30 +188,34 @@ def color(k: int) -> str:
     return palette[k % len(palette)]
 
 
-def worst_section(c: Comparison, count: int = 5) -> str:
+def worst_section(c: Comparison, references: Sequence[str], count: int = 5) -> str:
+    metric = metric_name(c)
     parts = ["<h2>Costliest segments</h2>"]
     parts.append(
         "<p class='note'>Δ: corpus score minus the corpus score without the segment. "
         "<span class='hit'>green</span>: characters in a matched n-gram of the highest "
-        "character order; <span class='miss'>red</span>: in none.</p>"
+        "character order; <span class='miss'>red</span>: in none. Below each hypothesis, in "
+        "italics, the reference its statistics were taken against (of several, sacreBLEU's "
+        "best for the segment).</p>"
     )
     for name, e in zip(c.names, c.explanations, strict=True):
         rows = "".join(
-            segment_rows(e, cost.index, f"{cost.delta:+.4f}") for cost in e.costliest(count)
+            segment_rows(e, cost.index, f"{cost.delta:+.4f}", references)
+            for cost in e.costliest(count)
         )
         parts.append(
-            f"<h3>{html.escape(name)}</h3><table><tr><th>line</th><th>Δ</th><th>chrF</th>"
-            f"<th>hypothesis / reference</th></tr>{rows}</table>"
+            f"<h3>{html.escape(name)}</h3><table><tr><th>line</th><th>Δ</th>"
+            f"<th>sentence {metric}</th><th>hypothesis / reference</th></tr>{rows}</table>"
         )
     return "".join(parts)
 
 
-def segment_rows(e: Explanation, i: int, delta: str) -> str:
+def segment_rows(e: Explanation, i: int, delta: str, references: Sequence[str]) -> str:
     hyp, ref = texts_of(e, i)
     hyp_html, ref_html = highlighted(hyp, ref, e.settings)
     return (
         f"<tr><td>{i + 1}</td><td>{delta}</td><td>{e.sentence_scores[i]:.2f}</td>"
-        f"<td class='text'>{hyp_html}<br><i>{ref_html}</i></td></tr>"
+        f"<td class='text'>{hyp_html}<br>{reference_row(ref_html, e, i, references)}</td></tr>"
     )
 
 
@@ -182,9 +224,17 @@ def texts_of(e: Explanation, i: int) -> tuple[str, str]:
     return str(c.hypotheses[i]), str(c.streams[int(e.references[i])][i])
 
 
-def differences_section(c: Comparison, count: int = 5) -> str:
+def reference_row(ref_html: str, e: Explanation, i: int, references: Sequence[str]) -> str:
+    """The highlighted reference, and which one it is: "reference 2 (ref.B.txt)"."""
+    k = int(e.references[i])
+    named = f" ({html.escape(references[k])})" if k < len(references) else ""
+    return f"<i>{ref_html}</i> <span class='ref'>← reference {k + 1}{named}</span>"
+
+
+def differences_section(c: Comparison, references: Sequence[str], count: int = 5) -> str:
     if not c.differences:
         return ""
+    metric = metric_name(c)
     parts = ["<h2>Largest system differences</h2>"]
     base = c.explanations[0]
     for d, e in zip(c.differences, c.explanations[1:], strict=True):
@@ -192,20 +242,23 @@ def differences_section(c: Comparison, count: int = 5) -> str:
         for s in d.segments[:count]:
             base_hyp, base_ref = texts_of(base, s.index)
             sys_hyp, sys_ref = texts_of(e, s.index)
-            base_html, _ = highlighted(base_hyp, base_ref, c.settings)
+            base_html, base_ref_html = highlighted(base_hyp, base_ref, c.settings)
             sys_html, ref_html = highlighted(sys_hyp, sys_ref, c.settings)
+            texts = [base_html, sys_html, reference_row(ref_html, e, s.index, references)]
+            if base.references[s.index] != e.references[s.index]:  # each against its own
+                texts[1:1] = [reference_row(base_ref_html, base, s.index, references)]
             rows.append(
                 f"<tr><td>{s.index + 1}</td><td>{s.delta:+.4f}</td>"
                 f"<td>{s.baseline_sentence_score:.2f} → {s.system_sentence_score:.2f}</td>"
-                f"<td class='text'>{base_html}<br>{sys_html}<br><i>{ref_html}</i></td></tr>"
+                f"<td class='text'>{'<br>'.join(texts)}</td></tr>"
             )
         parts.append(
             f"<h3>{html.escape(d.system)} against {html.escape(c.names[0])}: "
-            f"{d.score_delta:+.4f}</h3><p class='note'>Δ: the baseline's corpus score had it "
-            "output this system's segment, minus its score. Rows: baseline, system, "
-            "reference.</p><table><tr><th>line</th><th>Δ</th><th>chrF</th><th>texts</th></tr>"
-            + "".join(rows)
-            + "</table>"
+            f"{metric} {d.score_delta:+.4f}</h3><p class='note'>Δ: the baseline's corpus score "
+            "had it output this system's segment, minus its score. Rows: the baseline, the "
+            "system, and in italics the reference they were matched against (the baseline's "
+            "below it where the two took different references).</p><table><tr><th>line</th>"
+            f"<th>Δ</th><th>sentence {metric}</th><th>texts</th></tr>" + "".join(rows) + "</table>"
         )
     return "".join(parts)
 

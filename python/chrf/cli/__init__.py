@@ -5,95 +5,92 @@ chrf components --input FILE|-   the chrf-components 1.0.0 JSON contract
 chrf selftest                    worked examples through the compiled path and the reference
 chrf explain REF -i SYS [SYS]    missing/extra n-grams, costliest segments, system differences
 chrf report REF -i SYS [SYS] -o  the same as one self-contained HTML page
-(a command name is a reference file instead where a file of that name exists: `command_of`)
 
-The package: `arguments` (argparse's spec, and the typed `Options` built from it), `reading`
+A command name that is also a file or folder in the working folder is that file, a reference,
+as sacreBLEU reads it; `chrf --command NAME ...` always runs the command, and `./NAME` is always
+the file (`chrf.cli.outcome.command_of`).
+
+The package: `outcome` (exit statuses: every failure one line on stderr), `arguments`
+(argparse's spec, and the typed `Options` built from it), `values` (option values), `reading`
 (files and standard input), `testsets` (sacreBLEU's test sets), `modes` (the scoring modes),
-`components` and `selftest` (the other commands), `render` (what is printed) and `io` (writing,
-and failing, one line at a time).
+`components`, `selftest`, `explain` and `report` (the other commands), `render` (what is
+printed) and `io` (writing, and failing, one line at a time). Nothing is imported here but
+`os` and `sys`: Ctrl-C is handled from the first line of `main` on.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import Any
 
-from chrf.cli.io import CliError, OutputError, error_text, flush_output, report, silence_output
+__all__ = ["COMMANDS", "main"]
 
-__all__ = ["main"]
+COMMANDS = ("components", "selftest", "explain", "report")
+
+#: Exit status of a Ctrl-C: 128 + SIGINT, as a shell reports a process that SIGINT ended.
+INTERRUPTED = 130
+
+ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command; every failure is one line on stderr and a non-zero exit status:
-    1 for errors, 2 for bad arguments (and contract requests refused), 130 for Ctrl-C."""
-    if sys.stdout is None:  # started with stdout closed (`chrf ... >&-`): say so, not 0
-        report("chrf: error: standard output is closed")
-        return 1
+    1 for errors, 2 for bad arguments (and contract requests refused), 17 for lines with the
+    wrong number of tab-separated fields (sacreBLEU's), 130 for Ctrl-C.
+
+    Without `argv`, this is the program itself (the `chrf` script, `python -m chrf`): it
+    then also owns the process's signals. A Ctrl-C that comes after the work is done, or
+    while the interruption is being reported, is ignored, and a closed pipe (`chrf ... |
+    head -1`) ends the process as SIGPIPE ends sacreBLEU's and any other command's: quietly,
+    status 141 in a shell."""
+    program = argv is None
     try:
-        try:
-            return dispatch(list(sys.argv[1:] if argv is None else argv))
-        finally:
-            flush_output()  # here, not at exit, so that a failure is reported like any other
-    except OutputError as error:  # a closed pipe (`chrf ... | head`), a full disk
-        report(f"chrf: error: {error}")
-        silence_output()
-        return 1
+        if program:
+            sys.excepthook = _quiet_interrupts(sys.excepthook)
+        from chrf.cli.outcome import exit_status
+
+        return exit_status(list(sys.argv[1:] if argv is None else argv), program)
     except KeyboardInterrupt:
-        report("chrf: interrupted")
-        return 130
-    except CliError as error:
-        report(f"chrf: error: {error}")
-        return 1
-    except (ValueError, TypeError, ArithmeticError) as error:
-        report(f"chrf: error: {error_text(error)}")
-        return 1
-    except MemoryError:
-        report("chrf: error: out of memory")
-        return 1
-    except Exception as error:  # a defect: still reported on one line, with what it was
-        report(
-            f"chrf: error: internal error, please report it: {type(error).__name__}: "
-            f"{error_text(error)}"
-        )
-        return 1
+        return interrupted(program)
+    finally:
+        if program:
+            _ignore_interrupts()
 
 
-COMMANDS = ("components", "selftest", "explain", "report")
+def interrupted(program: bool) -> int:
+    if program:
+        _ignore_interrupts()  # a second Ctrl-C must not cut the message short
+    _stderr("chrf: interrupted\n")
+    return INTERRUPTED
 
 
-def command_of(args: list[str]) -> str | None:
-    """The command the first argument names, or None for scoring. A file (or folder) of that
-    name in the way makes it a reference file, as in sacreBLEU: `chrf components -i hyp.txt`
-    scores against ./components where it exists (the commands are reached from elsewhere)."""
-    if args and args[0] in COMMANDS and not os.path.lexists(args[0]):
-        return args[0]
-    return None
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def dispatch(args: list[str]) -> int:
-    # Each command imports its own modules only: the scoring modes load for scoring alone.
-    command = command_of(args)
-    if command == "components":
-        from chrf.cli.arguments import components_input
-        from chrf.cli.components import components
+def _stderr(text: str) -> None:
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except (OSError, ValueError):  # nowhere left to say it
+            pass
 
-        return components(components_input(args[1:]))
-    if command == "selftest":
-        from chrf.cli.arguments import parse_selftest
-        from chrf.cli.selftest import run_selftest
 
-        parse_selftest(args[1:])
-        return run_selftest()
-    if command == "explain":
-        from chrf.cli.explain import explain_command
+def _quiet_interrupts(previous: ExceptHook) -> ExceptHook:
+    """sys.excepthook of the program: a KeyboardInterrupt that escapes `main` anyway (a second
+    Ctrl-C while the first is handled) ends as one inside it does, not as a traceback."""
 
-        return explain_command(args[1:])
-    if command == "report":
-        from chrf.cli.report import report_command
+    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        if not issubclass(kind, KeyboardInterrupt):
+            previous(kind, error, trace)
+            return
+        _stderr("chrf: interrupted\n")
+        os._exit(INTERRUPTED)  # at once: the interpreter's shutdown could be interrupted too
 
-        return report_command(args[1:])
-    from chrf.cli.arguments import score_options
-    from chrf.cli.modes import score
-
-    return score(score_options(args))
+    return hook

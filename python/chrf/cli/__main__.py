@@ -1,4 +1,4 @@
-"""`python -m chrf.cli`: the ``chrf`` command."""
+"""`python -m chrf.cli`: the ``chrf`` command (as `python -m chrf`)."""
 
 import sys
 

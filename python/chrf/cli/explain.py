@@ -11,12 +11,14 @@ from typing import Any, Literal
 
 from chrf._compare import Comparison, SystemDifference, comparison_of
 from chrf._explain import Explanation, explain_corpus
-from chrf._sacrebleu import CHRF
+from chrf._sacrebleu import CHRF, score_name
 from chrf._settings import Settings
-from chrf.cli.arguments import add_chrf_settings, check_encoding, settings_of
-from chrf.cli.io import CliError, Parser, positive_int, write_line
+from chrf.cli.arguments import add_chrf_settings
+from chrf.cli.io import CliError, Parser, write_line
+from chrf.cli.options import check_encoding, settings_of
 from chrf.cli.reading import References, Segments, system_sources, whole_corpora
 from chrf.cli.render import render_table
+from chrf.cli.values import positive_int
 
 __all__ = ["Inputs", "add_input_arguments", "explain_command", "inputs_of", "read_inputs"]
 
@@ -47,7 +49,7 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     add_chrf_settings(p.add_argument_group("chrF settings"))
 
 
-def inputs_of(args: argparse.Namespace) -> Inputs:
+def inputs_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Inputs:
     check_encoding(args.encoding)
     if len(set(args.input)) != len(args.input):
         raise CliError("the same system file is given twice")
@@ -56,7 +58,7 @@ def inputs_of(args: argparse.Namespace) -> Inputs:
         tuple(args.refs),
         tuple(args.input),
         args.encoding,
-        settings_of(args),
+        settings_of(parser, args),
         args.top,
         test,
         args.trials,
@@ -79,7 +81,7 @@ def explain_command(argv: Sequence[str]) -> int:
     add_input_arguments(p)
     p.add_argument("--format", "-f", choices=["text", "json"], default="text")
     args = p.parse_args(argv)
-    inputs = inputs_of(args)
+    inputs = inputs_of(p, args)
     corpora = read_inputs(inputs)
     as_json = args.format == "json"
     settings = inputs.settings
@@ -108,6 +110,11 @@ def signature(settings: Settings, num_refs: int) -> str:
     return str(metric.get_signature().format(False))
 
 
+def metric_name(settings: Settings) -> str:
+    """ "chrF2", "chrF2++", ...: as sacreBLEU names the metric."""
+    return score_name(settings.beta, settings.word_order)
+
+
 def shown(gram: str) -> str:
     return json.dumps(gram, ensure_ascii=False)
 
@@ -115,7 +122,8 @@ def shown(gram: str) -> str:
 def text_of(e: Explanation, inputs: Inputs, name: str | None = None) -> str:
     top = inputs.top
     title = f"{name}: " if name else ""
-    lines = [f"{title}chrF = {e.score:.4f} on {e.segment_count} segments", ""]
+    metric = metric_name(e.settings)
+    lines = [f"{title}{metric} = {e.score:.4f} on {e.segment_count} segments", ""]
     order_rows = [
         [
             f"{o.type} {o.n}",
@@ -136,7 +144,7 @@ def text_of(e: Explanation, inputs: Inputs, name: str | None = None) -> str:
     ]
     lines += [
         "Costliest segments (corpus score minus the score without the segment; lines from 1):",
-        render_table(["line", "delta", "sentence chrF"], cost_rows),
+        render_table(["line", "delta", f"sentence {metric}"], cost_rows),
         "",
     ]
     bucket_rows = [
@@ -151,7 +159,7 @@ def text_of(e: Explanation, inputs: Inputs, name: str | None = None) -> str:
     unit = "characters" if e.settings.char_order else "words"
     lines += [
         f"By reference length ({unit}):",
-        render_table(["length", "segments", "chrF", "mean sentence chrF"], bucket_rows),
+        render_table(["length", "segments", metric, f"mean sentence {metric}"], bucket_rows),
     ]
     if name is None:
         lines += ["", signature(e.settings, len(inputs.refs))]
@@ -165,14 +173,15 @@ def comparison_text(c: Comparison, inputs: Inputs) -> str:
         p = "" if result.p_value is None else f"{result.p_value:.4f}"
         rows.append([name, f"{result.score:.4f}{ci}", p])
     test = {"bs": "paired bootstrap", "ar": "approximate randomization", None: "no test"}[c.test]
-    lines = [render_table(["system", "chrF (± 95% CI)", "p-value"], rows), f"({test})", ""]
+    header = ["system", f"{metric_name(c.settings)} (± 95% CI)", "p-value"]
+    lines = [render_table(header, rows), f"({test})", ""]
     for difference in c.differences:
-        lines += difference_text(difference, c.names[0])
+        lines += difference_text(difference, c.names[0], metric_name(c.settings))
     lines.append(signature(c.settings, len(inputs.refs)))
     return "\n".join(lines)
 
 
-def difference_text(d: SystemDifference, baseline: str) -> list[str]:
+def difference_text(d: SystemDifference, baseline: str, metric: str) -> list[str]:
     def delta(value: Any) -> str:  # in points of the 0..100 scale, as the scores
         return "-" if value is None else f"{100 * float(value):+.2f}"
 
@@ -189,10 +198,13 @@ def difference_text(d: SystemDifference, baseline: str) -> list[str]:
         for s in d.segments
     ]
     lines = [
-        f"{d.system} against {baseline}: {d.score_delta:+.4f}",
+        f"{d.system} against {baseline}: {metric} {d.score_delta:+.4f}",
         render_table(["order", "Δ precision", "Δ recall", "Δ F"], order_rows),
         "Segments moving the baseline's score most if it took this system's output:",
-        render_table(["line", "delta", "baseline", "system"], segment_rows),
+        render_table(
+            ["line", "delta", f"baseline's sentence {metric}", f"system's sentence {metric}"],
+            segment_rows,
+        ),
         "N-grams whose missing counts differ most (baseline → system), per order:",
     ]
     for order, shifts in zip(d.orders, d.missing, strict=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -11,14 +12,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from chrf._messages import shown
-
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 
 class CliError(Exception):
-    """A problem with the command line or its inputs: one line on stderr, then exit status 1."""
+    """A problem with the command line or its inputs: one line on stderr, then exit status
+    `status` (1; sacreBLEU's 17 for lines with the wrong number of tab-separated fields)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class OutputError(Exception):
@@ -26,45 +30,29 @@ class OutputError(Exception):
 
     def __init__(self, error: OSError) -> None:
         super().__init__(f"cannot write to standard output: {error.strerror}")
+        #: The reader went away (`chrf ... | head -1`): not an error, see `chrf.cli.run`.
+        self.broken_pipe = error.errno == errno.EPIPE
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its errors on one line (exit status 2, as argparse's), and --help and
-    --version failing, not silent, when standard output cannot take them. No option is taken
-    by a prefix of its name: `-l` is the language pair, never a shortened `-lc`."""
+    """argparse, with its errors on one line (exit status 2, as argparse's), followed by
+    `hint` when there is one, and --help and --version failing, not silent, when standard
+    output cannot take them. No option is taken by a prefix of its name: `-l` is the language
+    pair, never a shortened `-lc`."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, hint: str = "", **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
         super().__init__(**kwargs)
+        self.hint = hint
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}{self.hint}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message and file is sys.stdout:  # argparse itself ignores write errors
             write(message)
         else:
             super()._print_message(message, file)
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: an integer of at least 1."""
-    return _integer_at_least(text, 1, "a positive integer")
-
-
-def non_negative_int(text: str) -> int:
-    """An argparse type: an integer of at least 0."""
-    return _integer_at_least(text, 0, "a non-negative integer")
-
-
-def _integer_at_least(text: str, low: int, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:  # not a number, or more digits than Python converts
-        value = low - 1
-    if value < low:
-        raise argparse.ArgumentTypeError(f"must be {what}, not {shown(text)}")
-    return value
 
 
 def write_line(text: str) -> None:
@@ -114,7 +102,7 @@ def silence_output() -> None:
         pass
 
 
-def report(message: str) -> None:
+def stderr_line(message: str) -> None:
     """One line on stderr, if there is a stderr."""
     if sys.stderr is not None:
         try:

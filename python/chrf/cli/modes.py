@@ -16,8 +16,8 @@ from chrf._sacrebleu import CHRF, CHRFScore
 from chrf._settings import Settings
 from chrf._statistics import Statistics
 from chrf.cli import render
-from chrf.cli.arguments import Options, PairedTest
 from chrf.cli.io import CliError, write_line
+from chrf.cli.options import Options, PairedTest
 from chrf.cli.reading import (
     References,
     System,

@@ -14,14 +14,15 @@ import queue
 import stat
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
 from typing import IO, TYPE_CHECKING, TypeVar
 
 from chrf import contract
 from chrf._inputs import Corpus, corpus
-from chrf.cli.io import CliError, positive_int, reading
+from chrf.cli.io import CliError, reading
+from chrf.cli.values import positive_int
 
 if TYPE_CHECKING:
     from chrf._chrf import AlignedFiles
@@ -61,6 +62,10 @@ def chunk_segments() -> int:
     except argparse.ArgumentTypeError as error:
         raise CliError(f"CHRF_CLI_CHUNK {error}") from None
 
+
+#: sacreBLEU's exit status for a line with the wrong number of tab-separated fields (references
+#: of --num-refs, or systems on standard input).
+FIELD_COUNT_STATUS = 17
 
 #: Bytes of lines read at a time.
 READ_BYTES = 1 << 16
@@ -138,7 +143,8 @@ def split_row(line: str, count: int, name: str, number: int) -> list[str]:
     fields = line.split("\t", maxsplit=count - 1)
     if len(fields) != count:
         raise CliError(
-            f"{name} line {number}: expected {count} tab-separated fields, found {len(fields)}"
+            f"{name} line {number}: expected {count} tab-separated fields, found {len(fields)}",
+            FIELD_COUNT_STATUS,
         )
     return fields
 
@@ -201,7 +207,8 @@ def check_fields(fields: list[str], count: int, number: int) -> list[str]:
     if len(fields) != count:
         raise CliError(
             f"stdin line {number}: {len(fields)} tab-separated systems, "
-            f"where the first line has {count}"
+            f"where the first line has {count}",
+            FIELD_COUNT_STATUS,
         )
     return fields
 
@@ -219,37 +226,90 @@ class Segments:
 
 def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:
     """The system and its references in chunks of aligned segments; a length mismatch is an
-    error naming every stream and its line count. The next chunk is read on a thread while the
-    caller scores this one (scoring releases the GIL), one chunk ahead: memory stays bounded."""
-    return read_ahead(_chunks(system, refs))
+    error naming every stream and its line count. From regular files, the next chunk is read
+    on a thread while the caller scores this one (scoring releases the GIL), one chunk ahead:
+    memory stays bounded. A pipe (standard input, `<(...)`) is read here, in the caller's
+    thread: a read from a pipe can wait for ever, and only the main thread's reads end at a
+    Ctrl-C (a thread waiting in standard input's read holds its lock, which the interpreter's
+    shutdown then needs)."""
+    chunks = _chunks(system, refs)
+    return read_ahead(chunks) if _all_regular(system, refs) else chunks
 
 
-def read_ahead(items: Iterator[Segments]) -> Iterator[Segments]:
+def _all_regular(system: System, refs: References) -> bool:
+    paths = [path for part in refs.parts for path in part] if refs.parts else refs.files
+    if system.path is None:
+        try:
+            stdin_regular = sys.stdin is not None and _regular(os.fstat(sys.stdin.fileno()))
+        except (OSError, ValueError):  # no file descriptor
+            return False
+        return stdin_regular and all(map(_regular_file, paths))
+    return all(map(_regular_file, [system.path, *paths]))
+
+
+def _regular_file(path: str) -> bool:
+    try:
+        return _regular(os.stat(path))
+    except (OSError, ValueError):  # Python's reading, in the caller's thread, reports it
+        return False
+
+
+def _regular(status: os.stat_result) -> bool:
+    return stat.S_ISREG(status.st_mode)
+
+
+#: How often (seconds) a reader waiting to hand over its next chunk checks that the caller
+#: still wants it.
+HANDOVER_WAIT = 0.1
+
+
+def read_ahead(items: Generator[Segments, None, None]) -> Iterator[Segments]:
     """`items`, each produced on a reader thread while the caller works on the one before; an
-    error of the reader is raised here, in its place in the sequence."""
+    error of the reader is raised here, in its place in the sequence. The reader is no daemon:
+    when the caller stops early (an error, Ctrl-C), it is told to stop, stops after the chunk
+    it is reading, closes its files and is joined, so no thread is left reading when the
+    interpreter shuts down."""
     ready: queue.Queue[tuple[Segments | None, BaseException | None]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def hand_over(entry: tuple[Segments | None, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(entry, timeout=HANDOVER_WAIT)
+                return True
+            except queue.Full:
+                # A caller that never closed this generator: the interpreter is shutting down.
+                if not threading.main_thread().is_alive():
+                    return False
+        return False
 
     def read() -> None:
         try:
             for item in items:
-                ready.put((item, None))
-            ready.put((None, None))
+                if not hand_over((item, None)):
+                    return
+            hand_over((None, None))
         except BaseException as error:  # handed to the caller, who raises it
-            ready.put((None, error))
+            hand_over((None, error))
+        finally:
+            items.close()  # closes the files, in the thread that reads them
 
-    # A daemon: if the caller stops early (an error, Ctrl-C), the reader waiting to hand over
-    # its next chunk must not keep the process alive.
-    threading.Thread(target=read, name="chrf-reader", daemon=True).start()
-    while True:
-        item, error = ready.get()
-        if error is not None:
-            raise error
-        if item is None:
-            return
-        yield item
+    reader = threading.Thread(target=read, name="chrf-reader")
+    reader.start()
+    try:
+        while True:
+            item, error = ready.get()
+            if error is not None:
+                raise error
+            if item is None:
+                return
+            yield item
+    finally:
+        stop.set()
+        reader.join()
 
 
-def _chunks(system: System, refs: References) -> Iterator[Segments]:
+def _chunks(system: System, refs: References) -> Generator[Segments, None, None]:
     rows = zip_longest(system.lines, *refs.streams())
     complete = 0
     size = chunk_segments()
@@ -284,16 +344,8 @@ def native_paths(system: System, refs: References, lowercase: bool) -> list[str]
     if codecs.lookup(refs.encoding).name != "utf-8":
         return None
     paths = [system.path, *refs.files]
-    return paths if all(map(_plain_file, paths)) else None
-
-
-def _plain_file(path: str) -> bool:
-    if path.endswith(".gz"):
-        return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):  # Python's reading reports the problem as it does today
-        return False
+    plain = all(_regular_file(path) and not path.endswith(".gz") for path in paths)
+    return paths if plain else None
 
 
 Chunk = TypeVar("Chunk")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from chrf._components import Components, fraction_text, six_decimals
 from chrf._sacrebleu import CHRFScore
-from chrf.cli.arguments import Options, PairedTest
+from chrf.cli.options import Options, PairedTest
 
 if TYPE_CHECKING:
     from chrf._significance import Result

@@ -23,8 +23,12 @@ def report_command(argv: Sequence[str]) -> int:
     add_input_arguments(p)
     p.add_argument("--output", "-o", required=True, metavar="FILE", help="the HTML file")
     args = p.parse_args(argv)
-    inputs = inputs_of(args)
-    try:
+    inputs = inputs_of(p, args)
+    check_output(args.output)
+    try:  # the charts' library, which the page needs at the end: missing, say so first
+        import plotly.graph_objects
+        import plotly.subplots  # noqa: F401
+
         from chrf._report import report_html, single_system_results
     except ImportError as error:  # plotly missing
         raise CliError(f"chrf report needs plotly: pip install 'chrf[report]' ({error})") from None
@@ -35,7 +39,8 @@ def report_command(argv: Sequence[str]) -> int:
     comparison = comparison_of(inputs.settings, named, inputs.top, inputs.test, inputs.trials)
     if len(named) == 1 and inputs.test is not None:
         comparison = single_system_results(comparison, inputs.trials or 1000)
-    page = report_html(comparison, signature(inputs.settings, len(inputs.refs)))
+    references = display_names(inputs.refs)
+    page = report_html(comparison, signature(inputs.settings, len(inputs.refs)), references)
     try:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(page)
@@ -43,6 +48,19 @@ def report_command(argv: Sequence[str]) -> int:
         raise CliError(f"cannot write {args.output}: {error.strerror}") from None
     write_line(f"wrote {args.output}")
     return 0
+
+
+def check_output(path: str) -> None:
+    """Fails before the work where the page could not be written at all (the write itself
+    still reports what only it can find: a full disk, a permission that `os.access` does not
+    see)."""
+    folder = os.path.dirname(path) or os.curdir
+    if os.path.isdir(path):
+        raise CliError(f"cannot write {path}: it is a folder")
+    if not os.path.isdir(folder):
+        raise CliError(f"cannot write {path}: there is no folder {folder}")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise CliError(f"cannot write {path}: permission denied")
 
 
 def display_names(paths: tuple[str, ...]) -> list[str]:

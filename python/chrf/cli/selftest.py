@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from chrf._selftest import SelfTestError, selftest
-from chrf.cli.io import report, write_line
+from chrf.cli.io import CliError, Parser, write_line
 
-__all__ = ["run_selftest"]
+__all__ = ["selftest_command"]
 
 
-def run_selftest() -> int:
+def selftest_command(argv: Sequence[str]) -> int:
+    """`chrf selftest` takes no arguments, but answers --help."""
+    Parser(
+        prog="chrf selftest",
+        description="Run the worked examples through the compiled path and the reference.",
+    ).parse_args(argv)
     try:
         count = selftest()
     except SelfTestError as error:
-        report(f"chrf: error: {error}")
-        return 1
+        raise CliError(str(error)) from None
     write_line(
         f"selftest: {count} worked examples agree (compiled path, reference, expected values)"
     )

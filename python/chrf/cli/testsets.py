@@ -15,8 +15,8 @@ from itertools import islice
 from types import ModuleType
 from typing import Any, TypeVar
 
-from chrf.cli.arguments import Options
-from chrf.cli.io import CliError, error_text, report, write_line
+from chrf.cli.io import CliError, error_text, stderr_line, write_line
+from chrf.cli.options import Options
 from chrf.cli.reading import References, read_lines
 
 __all__ = ["answer", "test_set_references"]
@@ -102,7 +102,7 @@ def citations(test_sets: str) -> int:
         if citation:
             write_line(citation)
         else:
-            report(f"chrf: note: sacreBLEU has no citation for {name}")
+            stderr_line(f"chrf: note: sacreBLEU has no citation for {name}")
     return 0
 
 

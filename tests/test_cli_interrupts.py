@@ -1,0 +1,152 @@
+"""Ctrl-C ends the command line with `chrf: interrupted` and exit status 130 whenever it lands:
+during start-up's imports, while a pipe is read, while files are read ahead on a thread, or
+after the work is done (then the work's own status). Never a traceback, never "Fatal Python
+error". Every test sends its signals at many moments and accepts each of the outcomes that
+moment may give, so none depends on timing to pass."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+#: The `chrf` console script's code (`from chrf.cli import main; sys.exit(main())`), which
+#: tells the test, on the file descriptor it is given, when `main` has started: when it first
+#: imports a module of its own (an audit event). Before, the interpreter starts, and imports
+#: `chrf` and `chrf.cli` themselves (which import nothing more than `os` and `sys`); a signal
+#: there gets Python's own handling, out of chrf's reach.
+PROGRAM = """
+import os, sys
+
+def tell(event, args):
+    if event == "import" and args[0] == "chrf.cli.outcome":
+        os.write(int(os.environ["READY_FD"]), b".")
+
+sys.addaudithook(tell)
+from chrf.cli import main
+sys.exit(main())
+"""
+
+INTERRUPTED = "chrf: interrupted\n"
+
+
+def start(args: list[str], cwd: Path, **kwargs: object) -> subprocess.Popen[bytes]:
+    """The program, once its `main` has started."""
+    ready, told = os.pipe()
+    process = subprocess.Popen(  # type: ignore[call-overload]
+        [sys.executable, "-c", PROGRAM, *args],
+        cwd=cwd,
+        env={**os.environ, "READY_FD": str(told)},
+        pass_fds=(told,),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    )
+    os.close(told)
+    assert os.read(ready, 1) == b"."
+    os.close(ready)
+    return process  # type: ignore[no-any-return]
+
+
+def outcome(process: subprocess.Popen[bytes], stdin_fd: int | None = None) -> tuple[int, str, str]:
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        if stdin_fd is not None:
+            os.close(stdin_fd)
+    return process.returncode, out.decode(), err.decode()
+
+
+def assert_clean_interrupt(status: int, out: str, err: str) -> None:
+    assert "Traceback" not in err, err
+    assert "Fatal Python error" not in err, err
+    assert (status, err) == (130, INTERRUPTED), (status, err)
+    assert out == "" or out.endswith("\n")  # whole lines only
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("small")
+    (folder / "ref.txt").write_text("the cat sat on the mat\na dog barked\n", "utf-8")
+    (folder / "hyp.txt").write_text("the cat sat on a mat\nthe dog barked\n", "utf-8")
+    return folder
+
+
+def test_a_ctrl_c_during_start_up_is_one_line_and_130(small: Path) -> None:
+    """The signal lands at 40 moments from `main`'s start on: during its imports (NumPy's,
+    the compiled core's, argparse's), the scoring, the output, the exit. Each run is either
+    interrupted (one line, 130) or finished first (the whole output, 0)."""
+    args = ["ref.txt", "-i", "hyp.txt", "-cw", "2"]
+    expected = subprocess.run(
+        [sys.executable, "-m", "chrf", *args], cwd=small, capture_output=True, text=True, check=True
+    ).stdout
+    seen = set()
+    for k in range(40):
+        process = start(args, small)
+        time.sleep(0.0125 * k * k / 40)  # denser early, where the imports are: 0 to 0.5 s
+        process.send_signal(signal.SIGINT)
+        status, out, err = outcome(process)
+        if status == 0:
+            assert (out, err) == (expected, "")
+        else:
+            assert_clean_interrupt(status, out, err)
+        seen.add(status)
+    assert 130 in seen  # the signal did land while chrf was running
+
+
+def test_a_ctrl_c_while_a_pipe_is_read_leaves_no_reader_behind(small: Path) -> None:
+    """`cat hyp | chrf ref`, then Ctrl-C while the pipe is still open and idle: a thread left
+    waiting in standard input's read held its lock at the interpreter's shutdown, which then
+    aborted ("Fatal Python error: _enter_buffered_busy", status -6). 30 runs, each interrupted
+    with a different amount of input read and at a different moment."""
+    lines = b"".join(b"the cat sat on line %d\n" % i for i in range(60_000))
+    for trial in range(30):
+        stdin, feed = os.pipe()
+        process = start(["ref.txt", "-cw", "2"], small, stdin=stdin)
+        os.close(stdin)
+        # Returns once the command has read all but the pipe's buffer: it is reading.
+        os.write(feed, lines[: len(lines) * trial // 29])
+        time.sleep(0.01 * (trial % 5))
+        process.send_signal(signal.SIGINT)
+        assert_clean_interrupt(*outcome(process, feed))
+
+
+@pytest.mark.parametrize("lowercase", [True, False])
+def test_a_ctrl_c_while_files_are_read_ahead_leaves_no_reader_behind(
+    tmp_path: Path, lowercase: bool
+) -> None:
+    """Regular files read by Python's reader thread (--chrf-lowercase; without it, the core
+    reads them): interrupted at 20 moments, each run ends cleanly, or finishes first."""
+    ref = "".join(f"The Cat sat on line {i} of the mat\n" for i in range(150_000))
+    (tmp_path / "ref.txt").write_text(ref, "utf-8")
+    (tmp_path / "hyp.txt").write_text(ref.replace("Cat", "dog"), "utf-8")
+    args = ["ref.txt", "-i", "hyp.txt", *(["--chrf-lowercase"] if lowercase else [])]
+    for k in range(20):
+        process = start(args, tmp_path)
+        time.sleep(0.05 * k)
+        process.send_signal(signal.SIGINT)
+        status, out, err = outcome(process)
+        if status == 0:
+            assert (json.loads(out)["name"], err) == ("chrF2", "")
+        else:
+            assert_clean_interrupt(status, out, err)
+
+
+def test_a_second_ctrl_c_while_the_first_is_reported_changes_nothing(small: Path) -> None:
+    for k in range(10):
+        process = start(["ref.txt", "-i", "hyp.txt"], small)
+        time.sleep(0.02 * k)
+        for _ in range(5):
+            if process.poll() is not None:
+                break
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.0005 * k)
+        status, out, err = outcome(process)
+        if status != 0:
+            assert_clean_interrupt(status, out, err)
