@@ -16,7 +16,15 @@ import numpy as np
 
 from chrf import _core
 from chrf._components import Components, NgramType
-from chrf._inputs import Corpus, Layout, References, Texts, corpus
+from chrf._inputs import (
+    Corpus,
+    Layout,
+    References,
+    Texts,
+    corpus,
+    first_present,
+    placeholders_filled,
+)
 from chrf._settings import Options, Settings, with_options_doc
 
 if TYPE_CHECKING:
@@ -200,7 +208,7 @@ class Explanation:
             raise IndexError(f"segment index {i} out of range 0..{self.segment_count - 1}")
         c = self._corpus
         one = Corpus([c.hypotheses[i]], [[stream[i]] for stream in c.streams], nested=True)
-        references, lists = _core.explain(self.settings, one, None)
+        references, lists, _ = explained(self.settings, one, None)
         orders = orders_of(self.settings, self.segment_statistics[i : i + 1], lists, None)
         return SegmentExplanation(i, references[0], float(self.sentence_scores[i]), orders)
 
@@ -247,8 +255,8 @@ def explain(
 
 def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanation:
     """:func:`explain` of a checked corpus."""
-    references, lists = _core.explain(settings, c, top)
-    stats = _core.segment_statistics(settings, c)
+    references, lists, filled = explained(settings, c, top)
+    stats = _core.segment_statistics(settings, filled)
     totals = counts_of(stats)
     score = _core.score_of(settings, totals)
     without = _core.swapped_scores(settings, stats)
@@ -258,11 +266,36 @@ def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanatio
         orders=orders_of(settings, stats, lists, top),
         references=frozen(np.asarray(references, dtype=np.int64)),
         segment_statistics=frozen(stats),
-        sentence_scores=frozen(_core.sentence_scores(settings, c)),
+        sentence_scores=frozen(_core.sentence_scores(settings, filled)),
         leave_one_out=frozen(np.asarray(score - without, dtype=np.float64)),
         top=top,
         _corpus=c,
     )
+
+
+def explained(
+    settings: Settings, c: Corpus, top: int | None
+) -> tuple[list[int], _core.NgramLists, Corpus]:
+    """`_core.explain` of a corpus that may hold sacreBLEU's None placeholders, and the corpus
+    the core read (placeholders filled, see `placeholders_filled`).
+
+    A segment whose chosen stream holds a placeholder was scored against a copy of its first
+    present reference, which sacreBLEU would have chosen (the copy scores as it does, and
+    every reference before it scores lower): that stream is named instead."""
+    try:
+        references, lists = _core.explain(settings, c, top)
+        return references, lists, c
+    except TypeError:
+        filled = placeholders_filled(c)
+        if filled is None:
+            raise
+    references, lists = _core.explain(settings, filled, top)
+    streams = c.streams
+    named = [
+        k if streams[k][i] is not None else first_present(streams, i)
+        for i, k in enumerate(references)
+    ]
+    return named, lists, filled
 
 
 Item = TypeVar("Item", bound=np.generic)

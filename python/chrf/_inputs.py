@@ -160,6 +160,35 @@ def placeholders_filled(c: Corpus) -> Corpus | None:
     return Corpus(c.hypotheses, filled, nested=True)
 
 
+def present_references(references: list[object]) -> list[object] | None:
+    """One segment's references without sacreBLEU's ``None`` placeholders (each checked, and
+    named by its index in ``references``), or None if there is no placeholder to drop."""
+    if None not in references:
+        return None
+    present: list[object] = [
+        _valid_text(text, f"references[{k}]")
+        for k, text in enumerate(references)
+        if text is not None
+    ]
+    if not present:
+        raise ValueError("references has no reference: every item is None")
+    return present
+
+
+def reference_count(streams: list[list[object]]) -> int:
+    """sacreBLEU's ``num_refs``: the number of references every segment has, placeholders not
+    counted, or -1 when it varies (the signature's ``nrefs:var``)."""
+    if len(streams) == 1 or not any(None in stream for stream in streams):
+        return len(streams)
+    counts = {sum(text is not None for text in segment) for segment in zip(*streams, strict=False)}
+    return counts.pop() if len(counts) == 1 else -1
+
+
+def first_present(streams: list[list[object]], i: int) -> int:
+    """The first stream holding a reference for segment i (placeholders filled with it)."""
+    return next((k for k, stream in enumerate(streams) if stream[i] is not None), 0)
+
+
 def _check_length(stream: list[object], name: str, expected: int, *, hint: bool = False) -> None:
     if len(stream) != expected:
         advice = (
