@@ -47,8 +47,8 @@ class Options(ExactOptions, total=False):
 OPTION_MEANINGS: dict[str, str] = {
     "char_order": "character n-gram orders 1..char_order (0: none).",
     "word_order": "word n-gram orders 1..word_order (0: none; 2 is chrF++).",
-    "beta": "weight of recall against precision: an int, a Fraction, or a float taken at its "
-    "exact binary value.",
+    "beta": "weight of recall against precision (0: precision only): an int, a Fraction, or a "
+    "float taken at its exact binary value.",
     "lowercase": "lowercase with Python's str.lower() (full Unicode) before everything.",
     "include_whitespace": "keep whitespace in character n-grams.",
     "averaging": "'precision_recall' (sacreBLEU 2.x: average precision and recall over the "
@@ -146,7 +146,7 @@ class Settings:
         if math.isinf(self.one_plus_factor):
             raise ValueError(
                 f"beta ** 2 is too large for a float score: beta={shown(self.beta)} "
-                "(exact components take any positive beta)"
+                "(exact components take any beta)"
             )
 
     @property
@@ -252,8 +252,8 @@ def _order(name: str, value: object) -> int:
 def _beta(beta: object) -> Beta:
     """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
     value = _exact_beta(beta)
-    if not value > 0:
-        raise ValueError(f"beta must be positive, not {shown(beta)}")
+    if value < 0:
+        raise ValueError(f"beta must not be negative, not {shown(beta)}")
     exact = Fraction(value)
     if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_BETA_BITS:
         raise ValueError(
