@@ -101,8 +101,15 @@ def test_generated_corpora_score_as_the_reference_and_sacrebleu(
         ours_only = ("averaging", "count_hyp_without_ref", "layout")
         sacre = {k: v for k, v in options.items() if k not in ours_only}
         sacre["whitespace"] = sacre.pop("include_whitespace")
-        expected = SacreCHRF(**sacre).corpus_score(hyps, streams).score
-        assert chrf.score(hyps, streams, **options) == expected
+        metric = SacreCHRF(**sacre)
+        assert chrf.score(hyps, streams, **options) == metric.corpus_score(hyps, streams).score
+        sentences = [metric.sentence_score(h, [s[i] for s in streams]).score
+                     for i, h in enumerate(hyps)]  # fmt: skip
+        assert chrf.sentence_scores(hyps, streams, **options).tolist() == sentences
+    pairwise_options = {k: v for k, v in options.items() if k != "layout"}
+    assert chrf.pairwise(hyps, streams[0], **pairwise_options).tolist() == _reference.pairwise(
+        hyps, streams[0], **pairwise_options
+    )
     if not options.get("eps_smoothing"):
         exact = {k: v for k, v in options.items() if k != "eps_smoothing"}
         assert chrf.components(hyps, streams, **exact) == _reference.components(
