@@ -61,6 +61,30 @@ OPTION_MEANINGS: dict[str, str] = {
 }
 
 
+Checked = TypeVar("Checked", bound=type)
+
+
+def constructed_in_new(cls: Checked) -> Checked:
+    """Moves a dataclass's generated ``__init__`` (with its ``__post_init__`` checks) into
+    ``__new__``: unpickling calls ``__new__`` without ``__init__`` (pickle's NEWOBJ opcodes and
+    ``copyreg.__newobj__``), and an instance made that way would skip every check. Now no
+    instance exists that did not pass them: a pickle without its state, or with arguments no
+    constructor takes, is refused on load. (Pickles the class writes itself call the
+    constructor, see ``__reduce__``.)"""
+    init: Callable[..., None] = vars(cls)["__init__"]
+
+    def __new__(klass: type, *args: Any, **kwargs: Any) -> object:
+        self: object = object.__new__(klass)
+        init(self, *args, **kwargs)
+        return self
+
+    __new__.__wrapped__ = init  # type: ignore[attr-defined]  # help() shows init's signature
+    setattr(cls, "__new__", staticmethod(__new__))  # noqa: B010 (mypy refuses the assignment)
+    delattr(cls, "__init__")  # object.__init__ ignores the arguments once __new__ took them
+    return cls
+
+
+@constructed_in_new
 @dataclass(frozen=True)
 class Settings:
     """chrF settings (sacreBLEU's defaults): what must be reported with a score."""
@@ -95,13 +119,18 @@ class Settings:
                 "it cannot be combined with averaging='per_order_f'"
             )
 
+    def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
+        # A constructor call, which runs every check: a pickle can hold anything. The fields
+        # alone: chrf._core keeps the compiled settings on the object too.
+        return Settings, tuple(getattr(self, field.name) for field in fields(self))
+
     def __getstate__(self) -> dict[str, Any]:
-        # The fields alone: chrf._core keeps the compiled settings on the object too.
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Unpickling runs the checks of construction: a pickle can hold anything.
-        checked = Settings(**state)
+        # Pickles of the form Python writes by default (an object, then its state), which
+        # older versions wrote: checked as construction checks.
+        checked = Settings(**state_dict(state, "Settings"))
         for field in fields(self):
             object.__setattr__(self, field.name, getattr(checked, field.name))
 
@@ -181,6 +210,12 @@ def settings_of(options: ExactOptions) -> Settings:
             _recent.clear()
         _recent[key] = settings
     return settings
+
+
+def state_dict(state: object, name: str) -> dict[str, Any]:
+    if not isinstance(state, dict) or not all(isinstance(key, str) for key in state):
+        raise TypeError(f"the pickled state of a {name} must be a dict of its fields")
+    return state
 
 
 Documented = TypeVar("Documented", bound=Callable[..., Any])
