@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import ItemsView, Iterable, KeysView, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Literal, NamedTuple, TypeAlias
 
 from chrf._messages import shown
+from chrf._numbers import is_bool
 
 #: Segments: any iterable of str (a lone str is refused, not split into characters).
 Texts: TypeAlias = Iterable[str]
@@ -34,15 +37,42 @@ class Corpus(NamedTuple):
     nested: bool
 
 
+#: Collections whose iteration order is no order of segments: a set of hypotheses would be
+#: paired with the references in whatever order its hashes give.
+UNORDERED = (AbstractSet, Mapping, KeysView, ItemsView)
+
+
 def as_list(value: object, name: str) -> list[object]:
-    """The items of a sequence argument; a lone string is refused, not split into characters."""
+    """The items of a sequence argument; a lone string is refused, not split into characters,
+    and so is an unordered collection (a set, a mapping, a dict's keys)."""
     if type(value) is list:
         return value
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}")
+    if (
+        isinstance(value, (str, bytes))
+        or not isinstance(value, Iterable)
+        or isinstance(value, UNORDERED)
+    ):
+        unordered = " (an unordered collection)" if isinstance(value, UNORDERED) else ""
+        raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}{unordered}")
     # A copy also for list subclasses: their __len__ or __getitem__ may say otherwise than
     # their items.
     return list(value)
+
+
+def whole_number(value: object, name: str, *, minimum: int = 0, optional: bool = False) -> int:
+    """An int argument (NumPy integers welcome, bools refused) of at least ``minimum``."""
+    if not is_bool(value):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if number < minimum:
+                bound = "must not be negative" if minimum == 0 else f"must be at least {minimum}"
+                raise ValueError(f"{name} {bound}, not {shown(number)}")
+            return number
+    kinds = "an int or None" if optional else "an int"
+    raise TypeError(f"{name} must be {kinds}, not {type(value).__name__}")
 
 
 def corpus(hypotheses: object, references: object, layout: object = None) -> Corpus:

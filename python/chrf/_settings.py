@@ -11,6 +11,7 @@ from numbers import Integral, Rational
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
 
 from chrf._messages import shown
+from chrf._numbers import is_bool
 
 Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
 Beta: TypeAlias = int | Fraction | float
@@ -106,8 +107,9 @@ class Settings:
         object.__setattr__(self, "beta", _beta(self.beta))
         for name in ("lowercase", "include_whitespace", "eps_smoothing", "count_hyp_without_ref"):
             value = getattr(self, name)
-            if not isinstance(value, bool):
+            if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
                 raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+            object.__setattr__(self, name, bool(value))
         if not isinstance(self.averaging, str) or self.averaging not in AVERAGINGS:
             raise ValueError(
                 "averaging must be 'precision_recall' or 'per_order_f', "
