@@ -74,6 +74,8 @@ def test_huge_counts_mean_all_of_them() -> None:
     everything = chrf.explain(HYPS, REFS)
     for top in (10**30, HUGE, np.int64(2**62)):
         e = chrf.explain(HYPS, REFS, top=top)
+        assert e.top == (top if top < 2**63 else None)
+        assert repr(e).startswith("Explanation(")
         assert e.orders == everything.orders
         assert e.costliest(top) == everything.costliest(len(HYPS))
         assert (

@@ -256,6 +256,8 @@ def explain(
     """
     if top is not None:
         top = whole_number(top, "top", optional=True)
+        # No list is longer: such a top keeps every n-gram, as None says (and writes shortly).
+        top = None if top > sys.maxsize else top
     settings = Settings(**options)
     c = corpus(hypotheses, references, layout)
     return explain_corpus(settings, c, top)
