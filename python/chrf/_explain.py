@@ -19,16 +19,8 @@ import numpy as np
 
 from chrf import _core
 from chrf._components import Components, NgramType
-from chrf._inputs import (
-    Corpus,
-    Layout,
-    References,
-    Texts,
-    corpus,
-    first_present,
-    placeholders_filled,
-    whole_number,
-)
+from chrf._explained import explained
+from chrf._inputs import Corpus, Layout, References, Texts, corpus, whole_number
 from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._settings import Options, Settings, with_options_doc
@@ -295,33 +287,6 @@ def _edges(edges: object) -> tuple[int, ...]:
     if items != sorted(set(items)) or any(e <= 0 for e in items):
         raise ValueError(f"edges must be increasing positive integers, not {shown(tuple(items))}")
     return tuple(items)
-
-
-def explained(
-    settings: Settings, c: Corpus, top: int | None
-) -> tuple[list[int], _core.NgramLists, Corpus]:
-    """`_core.explain` of a corpus that may hold sacreBLEU's None placeholders, and the corpus
-    the core read (placeholders filled, see `placeholders_filled`).
-
-    A segment whose chosen stream holds a placeholder was scored against a copy of its first
-    present reference, which sacreBLEU would have chosen (the copy scores as it does, and
-    every reference before it scores lower): that stream is named instead."""
-    # The core counts in a usize: a larger top keeps every n-gram as well.
-    kept = None if top is None else min(top, sys.maxsize)
-    try:
-        references, lists = _core.explain(settings, c, kept)
-        return references, lists, c
-    except TypeError:
-        filled = placeholders_filled(c)
-        if filled is None:
-            raise
-    references, lists = _core.explain(settings, filled, kept)
-    streams = c.streams
-    named = [
-        k if streams[k][i] is not None else first_present(streams, i)
-        for i, k in enumerate(references)
-    ]
-    return named, lists, filled
 
 
 Item = TypeVar("Item", bound=np.generic)

@@ -2,8 +2,6 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-#[cfg(test)]
-use num_traits::Zero;
 use num_traits::{One, Signed, ToPrimitive};
 
 use crate::ChrfError;
