@@ -4,13 +4,17 @@ argument, never another library's error, a silent default or items silently drop
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chrf
 from chrf import contract
+from fuzz_objects import Boom, anything, fresh
 
 HYPS = ["the cat sat", "a dog ran", "xyz", "the mat"]
 REFS = ["the cat is here", "the dog ran home", "xy", "mat the"]
@@ -152,3 +156,28 @@ def test_evaluate_json_names_its_argument(text: Any) -> None:
     assert "result" in contract.evaluate_json(
         bytearray(b'{"hypotheses": ["a"], "references": ["a"]}')
     )
+
+
+EXPLANATION = chrf.explain(HYPS, REFS)
+
+
+@settings(max_examples=min(300, settings.default.max_examples))
+@given(
+    st.sampled_from(["top", "trials", "test", "k", "segments", "edges", "i", "explain_top"]),
+    anything,
+)
+def test_any_argument_value_is_a_result_or_a_clear_error(argument: str, recipe: Any) -> None:
+    value = fresh(recipe)
+    calls = {
+        "top": lambda: chrf.compare([HYPS, OTHER], REFS, top=value, test=None),
+        "trials": lambda: chrf.compare([HYPS, OTHER], REFS, trials=value, test=None),
+        "test": lambda: chrf.compare([HYPS, OTHER], REFS, test=value, trials=20),
+        "k": lambda: EXPLANATION.costliest(value),
+        "segments": lambda: EXPLANATION.to_dict(segments=value),
+        "edges": lambda: EXPLANATION.length_buckets(value),
+        "i": lambda: EXPLANATION.segment(value),
+        "explain_top": lambda: chrf.explain(HYPS, REFS, top=value),
+    }
+    # Anything else (OverflowError, AttributeError, NumPy's errors...) fails the test.
+    with contextlib.suppress(TypeError, ValueError, IndexError, Boom):
+        calls[argument]()
