@@ -289,7 +289,7 @@ references = st.one_of(
 )
 orders = st.one_of(st.integers(0, 8), st.integers(0, MAX_ORDER), ints, floats, anything)
 betas = st.one_of(
-    st.integers(1, 5), st.fractions(), floats, huge_ints, numpy_scalars, ints, anything
+    st.integers(0, 5), st.fractions(), floats, huge_ints, numpy_scalars, ints, anything
 )
 flags = st.one_of(st.booleans(), st.sampled_from([0, 1, None, np.bool_(True), "yes"]), anything)
 OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {

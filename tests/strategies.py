@@ -84,7 +84,7 @@ long_texts = st.lists(
 ).map("".join)
 
 betas = st.one_of(
-    st.integers(1, 16),
+    st.integers(0, 16),  # 0: chrF0, precision only
     st.fractions(min_value=Fraction(1, 8), max_value=8).filter(lambda f: f > 0),
     st.floats(min_value=0.125, max_value=8.0),
 )

@@ -76,7 +76,8 @@ def test_sentence_score_of_a_list_equals_that_of_a_tuple(
     assert fast == general
     assert refs == before
     if fast[0] == "score":
-        assert metric.num_refs == len(refs)
+        # sacreBLEU's count: its None placeholders are not references.
+        assert metric.num_refs == sum(ref is not None for ref in refs)
         s = metric.settings
         built = vars(chrf.CHRFScore(fast[1], s.char_order, s.word_order, s.beta))
         # The fast path builds the score without calling CHRFScore: the same attributes, in order.

@@ -83,7 +83,7 @@ def explain(
     references: list[list[object]],
     nested: bool,
     top: int | None,
-) -> tuple[list[int], list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]]: ...
+) -> bytes: ...
 def swapped_scores(
     config: Config,
     segment_statistics: NDArray[np.uint64],

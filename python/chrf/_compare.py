@@ -5,6 +5,7 @@ Every system is compared with the first (the baseline), as sacreBLEU's paired te
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,7 +15,8 @@ from chrf import _core
 from chrf._components import Components, NgramType, fraction_text
 from chrf._core import components_of
 from chrf._explain import Explanation, counts_of, explain_corpus
-from chrf._inputs import Corpus, Layout, References, Texts, as_list, corpus
+from chrf._inputs import Corpus, Layout, References, Texts, as_list, corpus, whole_number
+from chrf._messages import shown
 from chrf._sacrebleu import score_name
 from chrf._settings import Options, Settings, with_options_doc
 from chrf._significance import Result, paired_bootstrap, paired_randomization
@@ -162,8 +164,10 @@ def compare(
     named = _named(systems)
     if len(named) < 2:
         raise ValueError("compare needs at least two systems")
-    if test not in ("bs", "ar", None):
-        raise ValueError(f"test must be 'bs', 'ar' or None, not {test!r}")
+    if not (test is None or (isinstance(test, str) and test in ("bs", "ar"))):
+        raise ValueError(f"test must be 'bs', 'ar' or None, not {shown(test)}")
+    top = whole_number(top, "top")
+    trials = _trials(trials)
     settings = Settings(**options)
     corpora = {name: corpus(hyps, references, layout) for name, hyps in named.items()}
     return comparison_of(settings, corpora, top, test, trials)
@@ -212,9 +216,24 @@ def order_components(settings: Settings, e: Explanation) -> Components:
 
 def _named(systems: Mapping[str, Texts] | Sequence[Texts]) -> dict[str, Texts]:
     if isinstance(systems, Mapping):
-        return dict(systems)
+        named = dict(systems)
+        for name in named:
+            if not isinstance(name, str):
+                raise TypeError(f"system names must be str, not {type(name).__name__}")
+        return named
     items = as_list(systems, "systems")
     return {f"system {k + 1}": hyps for k, hyps in enumerate(items)}  # type: ignore[misc]
+
+
+def _trials(trials: object) -> int | None:
+    """The number of resamples or trials: None for the test's default, else 1 or more (NumPy
+    draws them as C integers)."""
+    if trials is None:
+        return None
+    count = whole_number(trials, "trials", minimum=1, optional=True)
+    if count > sys.maxsize:
+        raise ValueError(f"trials must be at most {sys.maxsize}, not {shown(count)}")
+    return count
 
 
 def _tested(
@@ -224,8 +243,12 @@ def _tested(
         return None, []
     corpora = [e._corpus for e in explained]
     if test == "bs":
-        return paired_bootstrap(settings, corpora[0], corpora[1:], trials or 1000, False)
-    return paired_randomization(settings, corpora[0], corpora[1:], trials or 10000, False)
+        return paired_bootstrap(
+            settings, corpora[0], corpora[1:], 1000 if trials is None else trials, False
+        )
+    return paired_randomization(
+        settings, corpora[0], corpora[1:], 10000 if trials is None else trials, False
+    )
 
 
 def _difference(

@@ -97,9 +97,10 @@ def sentence_scores(settings: Settings, c: Corpus) -> NDArray[np.float64]:
 flat_sentence_scores = _chrf.flat_sentence_scores
 
 
-def explain(settings: Settings, c: Corpus, top: int | None) -> tuple[list[int], NgramLists]:
+def explain(settings: Settings, c: Corpus, top: int | None) -> bytes:
     """The reference stream each segment was explained against, and per order the ``top``
-    missing and extra n-grams (all for None)."""
+    missing and extra n-grams (all for None), encoded (``chrf._explain.ngram_lists_of`` decodes
+    them): one object, which Python can refuse with MemoryError."""
     return _chrf.explain(config(settings), c.hypotheses, c.streams, c.nested, top)
 
 

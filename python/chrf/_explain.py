@@ -9,14 +9,20 @@ another's added): exact counts, each scored as :func:`chrf.score` scores a corpu
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from chrf import _core
 from chrf._components import Components, NgramType
-from chrf._inputs import Corpus, Layout, References, Texts, corpus
+from chrf._explained import explained
+from chrf._inputs import Corpus, Layout, References, Texts, corpus, whole_number
+from chrf._messages import shown
+from chrf._numbers import is_bool
 from chrf._sacrebleu import score_name
 from chrf._settings import Options, Settings, with_options_doc
 
@@ -161,6 +167,7 @@ class Explanation:
     def costliest(self, k: int = 10) -> tuple[SegmentCost, ...]:
         """The ``k`` segments whose removal would raise the corpus score most, costliest first
         (ties by index)."""
+        k = min(whole_number(k, "k"), self.segment_count)
         order = np.argsort(self.leave_one_out, kind="stable")[:k]
         return tuple(self._cost(int(i)) for i in order)
 
@@ -175,9 +182,7 @@ class Explanation:
     def length_buckets(self, edges: tuple[int, ...] | None = None) -> tuple[LengthBucket, ...]:
         """Scores by reference length: buckets [0, e1), [e1, e2), ..., [e_last, ∞)."""
         chars = self.settings.char_order > 0
-        edges = edges if edges is not None else (CHAR_EDGES if chars else WORD_EDGES)
-        if list(edges) != sorted(set(edges)) or any(e <= 0 for e in edges):
-            raise ValueError(f"edges must be increasing positive integers, not {edges!r}")
+        edges = _edges(edges) if edges is not None else (CHAR_EDGES if chars else WORD_EDGES)
         lengths = self.reference_lengths()
         lows, highs = (0, *edges), (*edges, None)
         unit = "characters" if chars else "words"
@@ -198,11 +203,14 @@ class Explanation:
 
     def segment(self, i: int) -> SegmentExplanation:
         """Segment ``i``'s n-grams, explained as the corpus explains them."""
+        if is_bool(i) or not isinstance(i, Integral):
+            raise TypeError(f"i must be an int, not {type(i).__name__}")
+        i = int(i)
         if not 0 <= i < self.segment_count:
-            raise IndexError(f"segment index {i} out of range 0..{self.segment_count - 1}")
+            raise IndexError(f"segment index {shown(i)} out of range 0..{self.segment_count - 1}")
         c = self._corpus
         one = Corpus([c.hypotheses[i]], [[stream[i]] for stream in c.streams], nested=True)
-        references, lists = _core.explain(self.settings, one, None)
+        references, lists, _ = explained(self.settings, one, None)
         orders = orders_of(self.settings, self.segment_statistics[i : i + 1], lists, None)
         return SegmentExplanation(i, references[0], float(self.sentence_scores[i]), orders)
 
@@ -218,7 +226,7 @@ class Explanation:
             "orders": [order.to_dict() for order in self.orders],
             "costliest_segments": [
                 self.segment(cost.index).to_dict() | cost.to_dict()
-                for cost in self.costliest(segments)
+                for cost in self.costliest(whole_number(segments, "segments"))
             ],
             "length_buckets": [bucket.to_dict() for bucket in self.length_buckets()],
             "references": self.references.tolist(),
@@ -242,8 +250,10 @@ def explain(
     frequent missing and extra n-grams of each order (None: all of them). Per order, the missing
     counts sum to R - M and the extra counts to H - M of the corpus statistics, exactly.
     """
-    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
-        raise ValueError(f"top must be a non-negative int or None, not {top!r}")
+    if top is not None:
+        top = whole_number(top, "top", optional=True)
+        # No list is longer: such a top keeps every n-gram, as None says (and writes shortly).
+        top = None if top > sys.maxsize else top
     settings = Settings(**options)
     c = corpus(hypotheses, references, layout)
     return explain_corpus(settings, c, top)
@@ -251,8 +261,8 @@ def explain(
 
 def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanation:
     """:func:`explain` of a checked corpus."""
-    references, lists = _core.explain(settings, c, top)
-    stats = _core.segment_statistics(settings, c)
+    references, lists, filled = explained(settings, c, top)
+    stats = _core.segment_statistics(settings, filled)
     totals = counts_of(stats)
     score = _core.score_of(settings, totals)
     without = _core.swapped_scores(settings, stats)
@@ -262,11 +272,25 @@ def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanatio
         orders=orders_of(settings, stats, lists, top),
         references=frozen(np.asarray(references, dtype=np.int64)),
         segment_statistics=frozen(stats),
-        sentence_scores=frozen(_core.sentence_scores(settings, c)),
+        sentence_scores=frozen(_core.sentence_scores(settings, filled)),
         leave_one_out=frozen(np.asarray(score - without, dtype=np.float64)),
         top=top,
         _corpus=c,
     )
+
+
+def _edges(edges: object) -> tuple[int, ...]:
+    """Bucket edges: increasing positive ints."""
+    if isinstance(edges, (str, bytes)) or not isinstance(edges, Iterable):
+        raise TypeError(f"edges must be a sequence of ints, not {type(edges).__name__}")
+    items = []
+    for k, edge in enumerate(edges):
+        if is_bool(edge) or not isinstance(edge, Integral):
+            raise TypeError(f"edges[{k}] must be an int, not {type(edge).__name__}")
+        items.append(int(edge))  # NumPy integers too
+    if items != sorted(set(items)) or any(e <= 0 for e in items):
+        raise ValueError(f"edges must be increasing positive integers, not {shown(tuple(items))}")
+    return tuple(items)
 
 
 Item = TypeVar("Item", bound=np.generic)

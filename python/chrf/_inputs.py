@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import ItemsView, Iterable, KeysView, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Literal, NamedTuple, TypeAlias
 
 from chrf._messages import shown
+from chrf._numbers import is_bool
 
 #: Segments: any iterable of str (a lone str is refused, not split into characters).
 Texts: TypeAlias = Iterable[str]
@@ -34,15 +37,42 @@ class Corpus(NamedTuple):
     nested: bool
 
 
+#: Collections whose iteration order is no order of segments: a set of hypotheses would be
+#: paired with the references in whatever order its hashes give.
+UNORDERED = (AbstractSet, Mapping, KeysView, ItemsView)
+
+
 def as_list(value: object, name: str) -> list[object]:
-    """The items of a sequence argument; a lone string is refused, not split into characters."""
+    """The items of a sequence argument; a lone string is refused, not split into characters,
+    and so is an unordered collection (a set, a mapping, a dict's keys)."""
     if type(value) is list:
         return value
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}")
+    if (
+        isinstance(value, (str, bytes))
+        or not isinstance(value, Iterable)
+        or isinstance(value, UNORDERED)
+    ):
+        unordered = " (an unordered collection)" if isinstance(value, UNORDERED) else ""
+        raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}{unordered}")
     # A copy also for list subclasses: their __len__ or __getitem__ may say otherwise than
     # their items.
     return list(value)
+
+
+def whole_number(value: object, name: str, *, minimum: int = 0, optional: bool = False) -> int:
+    """An int argument (NumPy integers welcome, bools refused) of at least ``minimum``."""
+    if not is_bool(value):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if number < minimum:
+                bound = "must not be negative" if minimum == 0 else f"must be at least {minimum}"
+                raise ValueError(f"{name} {bound}, not {shown(number)}")
+            return number
+    kinds = "an int or None" if optional else "an int"
+    raise TypeError(f"{name} must be {kinds}, not {type(value).__name__}")
 
 
 def corpus(hypotheses: object, references: object, layout: object = None) -> Corpus:
@@ -158,6 +188,35 @@ def placeholders_filled(c: Corpus) -> Corpus | None:
             if stream[i] is None:
                 stream[i] = present
     return Corpus(c.hypotheses, filled, nested=True)
+
+
+def present_references(references: list[object]) -> list[object] | None:
+    """One segment's references without sacreBLEU's ``None`` placeholders (each checked, and
+    named by its index in ``references``), or None if there is no placeholder to drop."""
+    if None not in references:
+        return None
+    present: list[object] = [
+        _valid_text(text, f"references[{k}]")
+        for k, text in enumerate(references)
+        if text is not None
+    ]
+    if not present:
+        raise ValueError("references has no reference: every item is None")
+    return present
+
+
+def reference_count(streams: list[list[object]]) -> int:
+    """sacreBLEU's ``num_refs``: the number of references every segment has, placeholders not
+    counted, or -1 when it varies (the signature's ``nrefs:var``)."""
+    if len(streams) == 1 or not any(None in stream for stream in streams):
+        return len(streams)
+    counts = {sum(text is not None for text in segment) for segment in zip(*streams, strict=False)}
+    return counts.pop() if len(counts) == 1 else -1
+
+
+def first_present(streams: list[list[object]], i: int) -> int:
+    """The first stream holding a reference for segment i (placeholders filled with it)."""
+    return next((k for k, stream in enumerate(streams) if stream[i] is not None), 0)
 
 
 def _check_length(stream: list[object], name: str, expected: int, *, hint: bool = False) -> None:

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from chrf._components import Components, NgramType, OrderComponents, six_decimals
-from chrf._inputs import Layout, References, Texts, corpus
+from chrf._inputs import Corpus, Layout, References, Texts, corpus
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
 
 if TYPE_CHECKING:
@@ -145,16 +145,30 @@ def corpus_statistics(
     hypotheses: object, references: object, settings: Settings, layout: Layout | None = None
 ) -> tuple[int, Stats]:
     c = corpus(hypotheses, references, layout)
-    for name, texts in [("hypotheses", c.hypotheses), *(("references", s) for s in c.streams)]:
-        for i, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise TypeError(f"{name}[{i}] must be str, not {type(text).__name__}")
     totals = [(0, 0, 0)] * settings.order_count
     for i, hyp in enumerate(c.hypotheses):
-        refs = [str(stream[i]) for stream in c.streams]
-        seg = segment_statistics(str(hyp), refs, settings)
+        if not isinstance(hyp, str):
+            raise TypeError(f"hypotheses[{i}] must be str, not {type(hyp).__name__}")
+        refs = [text for _, text in present(c, i)]
+        seg = segment_statistics(hyp, refs, settings)
         totals = [(a + x, b + y, m + z) for (a, b, m), (x, y, z) in zip(totals, seg, strict=True)]
     return len(c.hypotheses), totals
+
+
+def present(c: Corpus, i: int) -> list[tuple[int, str]]:
+    """Segment i's references with their streams, sacreBLEU's None placeholders dropped."""
+    refs = []
+    for k, text in enumerate(stream[i] for stream in c.streams):
+        if text is None and len(c.streams) > 1:
+            continue
+        if not isinstance(text, str):
+            raise TypeError(f"references[{k}][{i}] must be str, not {type(text).__name__}")
+        refs.append((k, text))
+    if not refs:
+        raise ValueError(
+            f"segment {i} has no reference: references[k][{i}] is None in every stream"
+        )
+    return refs
 
 
 def f_beta(p: Fraction, r: Fraction, beta_squared: Fraction) -> Fraction:
@@ -316,9 +330,9 @@ def explain(
         (Counter(), Counter()) for _ in range(settings.order_count)
     ]
     for i, hyp in enumerate(c.hypotheses):
-        text = str(hyp).lower() if settings.lowercase else str(hyp)
-        refs = [str(s[i]).lower() if settings.lowercase else str(s[i]) for s in c.streams]
-        best = refs[best_reference(text, refs, settings)[0]]
+        refs = [text for _, text in present(c, i)]
+        best = refs[best_reference(str(hyp), refs, settings)[0]]
+        text, best = (str(hyp).lower(), best.lower()) if settings.lowercase else (str(hyp), best)
         hyp_bags, ref_bags = ngram_bags(text, settings), ngram_bags(best, settings)
         for (missing, extra), h, r in zip(orders, hyp_bags, ref_bags, strict=True):
             if not r and not settings.count_hyp_without_ref:

@@ -9,7 +9,15 @@ from typing import Any
 
 from chrf._core import VERSION as CORE_VERSION
 from chrf._core import config, corpus_counts, score_of, sentence_score
-from chrf._inputs import Corpus, References, Texts, as_list, corpus
+from chrf._inputs import (
+    Corpus,
+    References,
+    Texts,
+    as_list,
+    corpus,
+    present_references,
+    reference_count,
+)
 from chrf._messages import shown
 from chrf._settings import Averaging, Beta, Settings
 
@@ -239,19 +247,15 @@ class CHRF:
             streams = [refs]
         else:
             streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
-        self.num_refs = len(streams)
+        self.num_refs = reference_count(streams)
         return streams
 
     def _corpus(self, hypotheses: Texts, references: References | None) -> Corpus:
         if references is None:
             if self._ref_cache is None:
                 raise RuntimeError("No references provided and the cache is empty.")
-            c = corpus(hypotheses, self._ref_cache, "streams")
-        else:
-            c = corpus(hypotheses, self._streams(references), "streams")
-        if len(c.streams) > 1 and any(None in stream for stream in c.streams):
-            self.num_refs = -1  # sacreBLEU's mark for a varying number: the signature's "var"
-        return c
+            return corpus(hypotheses, self._ref_cache, "streams")
+        return corpus(hypotheses, self._streams(references), "streams")
 
     def corpus_score(
         self,
@@ -283,13 +287,21 @@ class CHRF:
             compiled = self.settings._compiled  # type: ignore[attr-defined]
         except AttributeError:
             compiled = config(self.settings)
-        value = sentence_score(compiled, hypothesis, references)
-        if value is None:
-            refs = as_list(references, "references")
+        refs: Sequence[object] = references
+        try:
             value = sentence_score(compiled, hypothesis, refs)
-            self.num_refs = len(refs)
-        else:
-            self.num_refs = len(references)
+            if value is None:
+                refs = as_list(references, "references")
+                value = sentence_score(compiled, hypothesis, refs)
+        except TypeError:
+            # sacreBLEU drops its None placeholders; they are looked for only once the core met
+            # a non-str, so that a call without them never scans for them.
+            present = present_references(refs) if type(refs) is list else None
+            if present is None:
+                raise
+            refs = present
+            value = sentence_score(compiled, hypothesis, present)
+        self.num_refs = len(refs)
         # CHRFScore.__init__ inlined, attribute for attribute and in its order (so `vars()` is
         # the same): calling a class with a Python __init__ costs a large share of a short pair.
         score = _new_score(CHRFScore)

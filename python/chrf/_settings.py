@@ -11,6 +11,7 @@ from numbers import Integral, Rational
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
 
 from chrf._messages import shown
+from chrf._numbers import is_bool
 
 Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
 Beta: TypeAlias = int | Fraction | float
@@ -47,8 +48,8 @@ class Options(ExactOptions, total=False):
 OPTION_MEANINGS: dict[str, str] = {
     "char_order": "character n-gram orders 1..char_order (0: none).",
     "word_order": "word n-gram orders 1..word_order (0: none; 2 is chrF++).",
-    "beta": "weight of recall against precision: an int, a Fraction, or a float taken at its "
-    "exact binary value.",
+    "beta": "weight of recall against precision (0: precision only): an int, a Fraction, or a "
+    "float taken at its exact binary value.",
     "lowercase": "lowercase with Python's str.lower() (full Unicode) before everything.",
     "include_whitespace": "keep whitespace in character n-grams.",
     "averaging": "'precision_recall' (sacreBLEU 2.x: average precision and recall over the "
@@ -61,6 +62,30 @@ OPTION_MEANINGS: dict[str, str] = {
 }
 
 
+Checked = TypeVar("Checked", bound=type)
+
+
+def constructed_in_new(cls: Checked) -> Checked:
+    """Moves a dataclass's generated ``__init__`` (with its ``__post_init__`` checks) into
+    ``__new__``: unpickling calls ``__new__`` without ``__init__`` (pickle's NEWOBJ opcodes and
+    ``copyreg.__newobj__``), and an instance made that way would skip every check. Now no
+    instance exists that did not pass them: a pickle without its state, or with arguments no
+    constructor takes, is refused on load. (Pickles the class writes itself call the
+    constructor, see ``__reduce__``.)"""
+    init: Callable[..., None] = vars(cls)["__init__"]
+
+    def __new__(klass: type, *args: Any, **kwargs: Any) -> object:
+        self: object = object.__new__(klass)
+        init(self, *args, **kwargs)
+        return self
+
+    __new__.__wrapped__ = init  # type: ignore[attr-defined]  # help() shows init's signature
+    setattr(cls, "__new__", staticmethod(__new__))  # noqa: B010 (mypy refuses the assignment)
+    delattr(cls, "__init__")  # object.__init__ ignores the arguments once __new__ took them
+    return cls
+
+
+@constructed_in_new
 @dataclass(frozen=True)
 class Settings:
     """chrF settings (sacreBLEU's defaults): what must be reported with a score."""
@@ -82,8 +107,9 @@ class Settings:
         object.__setattr__(self, "beta", _beta(self.beta))
         for name in ("lowercase", "include_whitespace", "eps_smoothing", "count_hyp_without_ref"):
             value = getattr(self, name)
-            if not isinstance(value, bool):
+            if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
                 raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+            object.__setattr__(self, name, bool(value))
         if not isinstance(self.averaging, str) or self.averaging not in AVERAGINGS:
             raise ValueError(
                 "averaging must be 'precision_recall' or 'per_order_f', "
@@ -95,13 +121,18 @@ class Settings:
                 "it cannot be combined with averaging='per_order_f'"
             )
 
+    def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
+        # A constructor call, which runs every check: a pickle can hold anything. The fields
+        # alone: chrf._core keeps the compiled settings on the object too.
+        return Settings, tuple(getattr(self, field.name) for field in fields(self))
+
     def __getstate__(self) -> dict[str, Any]:
-        # The fields alone: chrf._core keeps the compiled settings on the object too.
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Unpickling runs the checks of construction: a pickle can hold anything.
-        checked = Settings(**state)
+        # Pickles of the form Python writes by default (an object, then its state), which
+        # older versions wrote: checked as construction checks.
+        checked = Settings(**state_dict(state, "Settings"))
         for field in fields(self):
             object.__setattr__(self, field.name, getattr(checked, field.name))
 
@@ -146,7 +177,7 @@ class Settings:
         if math.isinf(self.one_plus_factor):
             raise ValueError(
                 f"beta ** 2 is too large for a float score: beta={shown(self.beta)} "
-                "(exact components take any positive beta)"
+                "(exact components take any beta)"
             )
 
     @property
@@ -182,6 +213,12 @@ def settings_of(options: ExactOptions) -> Settings:
             _recent.clear()
         _recent[key] = settings
     return settings
+
+
+def state_dict(state: object, name: str) -> dict[str, Any]:
+    if not isinstance(state, dict) or not all(isinstance(key, str) for key in state):
+        raise TypeError(f"the pickled state of a {name} must be a dict of its fields")
+    return state
 
 
 Documented = TypeVar("Documented", bound=Callable[..., Any])
@@ -253,8 +290,8 @@ def _order(name: str, value: object) -> int:
 def _beta(beta: object) -> Beta:
     """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
     value = _exact_beta(beta)
-    if not value > 0:
-        raise ValueError(f"beta must be positive, not {shown(beta)}")
+    if value < 0:
+        raise ValueError(f"beta must not be negative, not {shown(beta)}")
     exact = Fraction(value)
     if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_BETA_BITS:
         raise ValueError(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from chrf._core import Counts, components_of, score_of
 from chrf._messages import shown
 from chrf._numbers import is_bool
-from chrf._settings import Settings
+from chrf._settings import Settings, constructed_in_new, state_dict
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 MAX_COUNT = 2**128 - 1
 
 
+@constructed_in_new
 @dataclass(frozen=True)
 class Statistics:
     """The per-order counts of a set of segments, with the settings that produced them.
@@ -59,9 +60,14 @@ class Statistics:
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "segment_count", segment_count)
 
+    def __reduce__(self) -> tuple[type[Statistics], tuple[Settings, Counts, int]]:
+        # A constructor call, which runs every check: a pickle can hold anything.
+        return Statistics, (self.settings, self.counts, self.segment_count)
+
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Unpickling runs the checks of construction: a pickle can hold anything.
-        checked = Statistics(**state)
+        # Pickles of the form Python writes by default (an object, then its state), which
+        # older versions wrote: checked as construction checks.
+        checked = Statistics(**state_dict(state, "Statistics"))
         for field in fields(self):
             object.__setattr__(self, field.name, getattr(checked, field.name))
 

@@ -57,6 +57,10 @@ def evaluate(request: object) -> dict[str, Any]:
 def evaluate_json(text: str | bytes) -> dict[str, Any]:
     """:func:`evaluate` on JSON text: strict UTF-8, no NaN or Infinity, no duplicate keys, at
     most `MAX_REQUEST_BYTES` bytes (characters, for a str)."""
+    if isinstance(text, bytearray):
+        text = bytes(text)
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(f"text must be a str or bytes of JSON, not {type(text).__name__}")
     try:
         request = _loads(text)
     except ContractError as error:

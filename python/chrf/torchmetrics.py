@@ -82,11 +82,11 @@ class CHRFScore(Metric):
         """Adds a batch: ``target[i]`` is the reference (a str) or references of ``preds[i]``.
 
         As in torchmetrics, a lone prediction may come as a str, and then a list of str
-        ``target`` is its references.
+        ``target`` is its references. ``None`` marks a missing reference, as in sacreBLEU.
         """
         hypotheses = [preds] if isinstance(preds, str) else list(preds)
         references: list[object] = list(target)
-        if len(hypotheses) == 1 and references and all(isinstance(t, str) for t in references):
+        if len(hypotheses) == 1 and references and all(_is_reference(t) for t in references):
             references = [references]
         c = corpus(hypotheses, references, "per_hypothesis")
         added = _core.corpus_counts(self.settings, c)
@@ -113,6 +113,11 @@ class CHRFScore(Metric):
     def _statistics(self) -> Statistics:
         counts = _integers(self.counts)
         return Statistics(self.settings, counts, _integers(self.segments))
+
+
+def _is_reference(target: object) -> bool:
+    """A str, or sacreBLEU's None placeholder for a missing reference."""
+    return target is None or isinstance(target, str)
 
 
 def _limbs(value: Any, device: torch.device) -> torch.Tensor:

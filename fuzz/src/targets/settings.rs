@@ -22,7 +22,7 @@ const MAX_SETTINGS_ORDER: usize = usize::MAX / 2;
 pub fn check(input: &Input) {
     match input.beta.build() {
         Ok(beta) => {
-            assert!(beta.squared().is_positive());
+            assert!(!beta.squared().is_negative());
             // β² may round to 0.0 (sacreBLEU still scores) or to +inf (exact scores only).
             assert!(beta.factor() >= 0.0);
             assert!(beta.one_plus_factor() >= 1.0 && beta.one_plus_factor() >= beta.factor());
@@ -34,11 +34,13 @@ pub fn check(input: &Input) {
         }
         Err(error) => {
             assert!(!error.to_string().is_empty());
-            if let BetaInput::Integer(b) = input.beta {
-                assert_eq!(b, 0);
-            }
+            // β = 0 is chrF0 (precision only); only a negative β (or β²) is refused.
+            assert!(!matches!(input.beta, BetaInput::Integer(_)));
             if let BetaInput::Ratio(p, _) = input.beta {
-                assert_eq!(p, 0);
+                assert!(p < 0);
+            }
+            if let BetaInput::Scaled(mantissa, _) = input.beta {
+                assert!(mantissa < 0);
             }
         }
     }

@@ -318,6 +318,22 @@ mod tests {
     }
 
     #[test]
+    fn beta_zero_gives_f_equal_to_precision_cross_checked() {
+        let mut s = Settings::new(3, 0, Beta::integer(0).unwrap()).unwrap();
+        // Order 1: P = 1/2, R = 1/3; order 2: P = R = 0; order 3: no reference n-gram.
+        let st = stats(&[(4, 6, 2), (3, 5, 0), (2, 0, 0)]);
+        let c = components(&st, &s).unwrap();
+        assert_eq!(c.orders[0].f_score, Some(ratio(1, 2)));
+        assert_eq!(c.orders[1].f_score, Some(ratio(0, 1)));
+        assert_eq!(c.orders[2].f_score, None);
+        assert_eq!(c.score, &c.average_precision * ratio(100, 1));
+        assert_eq!(c.score, ratio(25, 1));
+        assert!(c.cross_checked);
+        s.averaging = Averaging::PerOrderF;
+        assert_eq!(components(&st, &s).unwrap().score, ratio(50, 3));
+    }
+
+    #[test]
     fn per_order_f_counts_undefined_orders_as_zero() {
         let mut s = Settings::new(2, 0, Beta::integer(1).unwrap()).unwrap();
         s.averaging = Averaging::PerOrderF;

@@ -12,7 +12,7 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
-use crate::memory::{out_of_memory, push, reserve};
+use crate::memory::{filled, out_of_memory, push, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
 use crate::segment::best_reference;
 use crate::text::{for_each_char_unit, for_each_word_token};
@@ -49,20 +49,29 @@ pub(crate) fn explain<S: AsRef<str> + Sync>(
     top: Option<usize>,
     interrupt: &Interrupt,
 ) -> Result<Explanation, ChrfError> {
-    let segments: Vec<SegmentUnits> = pool::run(|| {
-        (0..hypotheses.len())
-            .into_par_iter()
+    // Every buffer sized by the input is reserved fallibly, before the work that fills it: an
+    // input too large for memory is ChrfError::OutOfMemory, never an abort.
+    let mut segments: Vec<SegmentUnits> = Vec::new();
+    reserve(&mut segments, hypotheses.len())?;
+    segments.resize_with(hypotheses.len(), SegmentUnits::default);
+    pool::run(|| {
+        segments
+            .par_iter_mut()
+            .enumerate()
             .with_min_len(64)
-            .map(|i| {
+            .try_for_each(|(i, slot)| {
                 interrupt.check()?;
-                SegmentUnits::new(hypotheses[i].as_ref(), references, i, settings)
+                *slot = SegmentUnits::new(hypotheses[i].as_ref(), references, i, settings)?;
+                Ok::<(), ChrfError>(())
             })
-            .collect::<Result<Vec<_>, ChrfError>>()
     })??;
-    let layout: Vec<(usize, usize)> = (1..=settings.char_order())
-        .map(|n| (0, n))
-        .chain((1..=settings.word_order()).map(|n| (1, n)))
-        .collect();
+    let mut layout: Vec<(usize, usize)> = Vec::new();
+    reserve(&mut layout, settings.order_count())?;
+    layout.extend(
+        (1..=settings.char_order())
+            .map(|n| (0, n))
+            .chain((1..=settings.word_order()).map(|n| (1, n))),
+    );
     // The most units of any hypothesis and of any reference, per kind.
     let longest = [0, 1].map(|kind| {
         let lengths = segments
@@ -70,22 +79,28 @@ pub(crate) fn explain<S: AsRef<str> + Sync>(
             .map(|s| (s.kinds[kind].0.len(), s.kinds[kind].1.len()));
         lengths.fold((0, 0), |(h, r), (a, b)| (h.max(a), r.max(b)))
     });
-    let orders = pool::run(|| {
-        layout
-            .par_iter()
-            .map(|&(kind, n)| {
+    let mut orders: Vec<OrderDifferences> = Vec::new();
+    reserve(&mut orders, layout.len())?;
+    orders.resize_with(layout.len(), OrderDifferences::default);
+    pool::run(|| {
+        orders
+            .par_iter_mut()
+            .zip(&layout)
+            .try_for_each(|(slot, &(kind, n))| {
                 interrupt.check()?;
                 // Past every text's length, no segment has anything to explain.
                 let (hyp, reference) = longest[kind];
-                if n > reference && (n > hyp || !settings.count_hyp_without_ref) {
-                    return Ok(OrderDifferences::default());
+                if n <= reference || (n <= hyp && settings.count_hyp_without_ref) {
+                    *slot = order_differences(&segments, kind, n, settings, top)?;
                 }
-                order_differences(&segments, kind, n, settings, top)
+                Ok::<(), ChrfError>(())
             })
-            .collect::<Result<Vec<_>, ChrfError>>()
     })??;
+    let mut chosen = Vec::new();
+    reserve(&mut chosen, segments.len())?;
+    chosen.extend(segments.iter().map(|s| s.reference));
     Ok(Explanation {
-        references: segments.iter().map(|s| s.reference).collect(),
+        references: chosen,
         orders,
     })
 }
@@ -107,7 +122,7 @@ fn order_differences(
         split(&totals, top, |key| unpacked(key, n))
     } else {
         let totals = totals_by(segments, kind, n, settings, |units| units.ngrams(n))?;
-        split(&totals, top, str::to_owned)
+        split(&totals, top, owned)
     }
 }
 
@@ -128,12 +143,15 @@ fn totals_by<'s, K: Copy + Eq + Hash, I: Iterator<Item = K>>(
             continue;
         }
         segment.clear();
+        // At most one key per unit: entry() never grows the table past this.
+        reserve_map(&mut segment, hyp.len().saturating_add(reference.len()))?;
         for key in keys(hyp) {
             segment.entry(key).or_default().0 += 1;
         }
         for key in keys(reference) {
             segment.entry(key).or_default().1 += 1;
         }
+        reserve_map(&mut corpus, segment.len())?;
         for (&key, &(h, r)) in &segment {
             let missing = r.saturating_sub(h) as Count;
             let extra = h.saturating_sub(r) as Count;
@@ -150,7 +168,7 @@ fn totals_by<'s, K: Copy + Eq + Hash, I: Iterator<Item = K>>(
 fn split<K: Copy + Ord>(
     totals: &FxHashMap<K, (Count, Count)>,
     top: Option<usize>,
-    text: impl Fn(K) -> String,
+    text: impl Fn(K) -> Result<String, ChrfError>,
 ) -> Result<OrderDifferences, ChrfError> {
     Ok(OrderDifferences {
         missing: ranked(totals.iter().map(|(&k, &(m, _))| (k, m)), top, &text)?,
@@ -163,7 +181,7 @@ fn split<K: Copy + Ord>(
 fn ranked<K: Copy + Ord>(
     counts: impl Iterator<Item = (K, Count)>,
     top: Option<usize>,
-    text: &impl Fn(K) -> String,
+    text: &impl Fn(K) -> Result<String, ChrfError>,
 ) -> Result<NgramCounts, ChrfError> {
     let mut kept: Vec<(K, Count)> = Vec::new();
     for (key, count) in counts.filter(|&(_, count)| count > 0) {
@@ -173,16 +191,32 @@ fn ranked<K: Copy + Ord>(
     kept.truncate(top.unwrap_or(usize::MAX));
     let mut out = Vec::new();
     reserve(&mut out, kept.len())?;
-    out.extend(kept.into_iter().map(|(key, count)| (text(key), count)));
+    for (key, count) in kept {
+        out.push((text(key)?, count));
+    }
     Ok(out)
 }
 
 /// The code points a packed key holds, as text.
-fn unpacked(key: u128, n: usize) -> String {
-    (0..n)
-        .rev()
-        .filter_map(|k| char::from_u32(((key >> (CODE_POINT_BITS * k)) & CODE_POINT_MASK) as u32))
-        .collect()
+fn unpacked(key: u128, n: usize) -> Result<String, ChrfError> {
+    let mut text = String::new();
+    text.try_reserve(n * 4)
+        .map_err(|_| out_of_memory::<u8>(n * 4))?;
+    text.extend(
+        (0..n).rev().filter_map(|k| {
+            char::from_u32(((key >> (CODE_POINT_BITS * k)) & CODE_POINT_MASK) as u32)
+        }),
+    );
+    Ok(text)
+}
+
+/// An n-gram's text, copied into memory allocated fallibly.
+fn owned(ngram: &str) -> Result<String, ChrfError> {
+    let mut text = String::new();
+    text.try_reserve_exact(ngram.len())
+        .map_err(|_| out_of_memory::<u8>(ngram.len()))?;
+    text.push_str(ngram);
+    Ok(text)
 }
 
 /// Every code point fits in 21 bits.
@@ -190,6 +224,7 @@ const CODE_POINT_BITS: usize = 21;
 const CODE_POINT_MASK: u128 = (1 << CODE_POINT_BITS) - 1;
 
 /// One segment's hypothesis and chosen reference as units of both kinds.
+#[derive(Default)]
 struct SegmentUnits {
     reference: usize,
     /// (hypothesis, reference): characters, then words.
@@ -204,11 +239,14 @@ impl SegmentUnits {
         i: usize,
         settings: &Settings,
     ) -> Result<Self, ChrfError> {
-        let refs: Vec<&str> = references
-            .iter()
-            .filter_map(|stream| stream.get(i))
-            .map(AsRef::as_ref)
-            .collect();
+        let mut refs: Vec<&str> = Vec::new();
+        reserve(&mut refs, references.len())?;
+        refs.extend(
+            references
+                .iter()
+                .filter_map(|stream| stream.get(i))
+                .map(AsRef::as_ref),
+        );
         let reference = best_reference(hypothesis, refs.iter().copied(), settings)?.unwrap_or(0);
         let chosen = refs.get(reference).copied().unwrap_or("");
         let (chars, words) = (settings.char_order() > 0, settings.word_order() > 0);
@@ -319,22 +357,26 @@ pub fn swapped_scores(
     if !whole_rows || replacement.is_some_and(|r| r.len() != statistics.len()) {
         return Err(ChrfError::StatisticsShape);
     }
-    let mut total = Statistics::zeros(settings.order_count());
+    let mut total =
+        Statistics::from_orders(filled(settings.order_count(), OrderCounts::default())?);
     for row in statistics.chunks_exact(width) {
-        total.checked_add_orders(&orders_of(row))?;
+        total.checked_add_orders(&orders_of(row)?)?;
     }
+    let mut scores = filled(statistics.len() / width, 0.0)?;
     pool::run(|| {
-        statistics
-            .par_chunks_exact(width)
+        scores
+            .par_iter_mut()
+            .zip(statistics.par_chunks_exact(width))
             .enumerate()
             .with_min_len(64)
-            .map(|(i, row)| {
+            .try_for_each(|(i, (slot, row))| {
                 interrupt.check()?;
                 let added = replacement.and_then(|r| r.chunks_exact(width).nth(i));
-                float_score(&swapped(&total, row, added)?, settings)
+                *slot = float_score(&swapped(&total, row, added)?, settings)?;
+                Ok::<(), ChrfError>(())
             })
-            .collect::<Result<Vec<_>, ChrfError>>()
-    })?
+    })??;
+    Ok(scores)
 }
 
 /// `total` less one segment's counts, plus another's.
@@ -343,31 +385,32 @@ fn swapped(
     out: &[u64],
     added: Option<&[u64]>,
 ) -> Result<Statistics, ChrfError> {
-    let removed = orders_of(out);
-    let orders = total.orders().iter().zip(&removed).map(|(t, r)| {
+    let mut orders = orders_of(out)?;
+    for (order, t) in orders.iter_mut().zip(total.orders()) {
         // A segment's counts are part of the total: the difference cannot be negative.
         let less = |a: Count, b: Count| a.checked_sub(b).ok_or(ChrfError::StatisticsShape);
-        Ok(OrderCounts {
-            hypothesis: less(t.hypothesis, r.hypothesis)?,
-            reference: less(t.reference, r.reference)?,
-            matching: less(t.matching, r.matching)?,
-        })
-    });
-    let mut result = Statistics::from_orders(orders.collect::<Result<_, ChrfError>>()?);
+        *order = OrderCounts {
+            hypothesis: less(t.hypothesis, order.hypothesis)?,
+            reference: less(t.reference, order.reference)?,
+            matching: less(t.matching, order.matching)?,
+        };
+    }
+    let mut result = Statistics::from_orders(orders);
     if let Some(added) = added {
-        result.checked_add_orders(&orders_of(added))?;
+        result.checked_add_orders(&orders_of(added)?)?;
     }
     Ok(result)
 }
 
-fn orders_of(row: &[u64]) -> Vec<OrderCounts> {
-    row.chunks_exact(3)
-        .map(|c| OrderCounts {
-            hypothesis: c[0].into(),
-            reference: c[1].into(),
-            matching: c[2].into(),
-        })
-        .collect()
+fn orders_of(row: &[u64]) -> Result<Vec<OrderCounts>, ChrfError> {
+    let mut orders = Vec::new();
+    reserve(&mut orders, row.len() / 3)?;
+    orders.extend(row.chunks_exact(3).map(|c| OrderCounts {
+        hypothesis: c[0].into(),
+        reference: c[1].into(),
+        matching: c[2].into(),
+    }));
+    Ok(orders)
 }
 
 #[cfg(test)]
@@ -470,7 +513,9 @@ mod tests {
         let sum = |picked: &[&[u64; 6]]| {
             let mut total = Statistics::zeros(2);
             for row in picked {
-                total.checked_add_orders(&orders_of(&row[..])).unwrap();
+                total
+                    .checked_add_orders(&orders_of(&row[..]).unwrap())
+                    .unwrap();
             }
             float_score(&total, &s).unwrap()
         };

@@ -644,6 +644,7 @@ mod tests {
     fn scores_of_random_counts_are_the_restated_formulas() {
         let mut random = Random(14);
         let betas = [
+            Beta::integer(0).unwrap(),
             Beta::integer(1).unwrap(),
             Beta::integer(2).unwrap(),
             Beta::integer(3).unwrap(),

@@ -31,12 +31,15 @@ impl Beta {
     ///
     /// The floats are taken from the caller because for a float β Python computes them with
     /// `pow()`, which need not round like `β * β`; for an int or a fraction they are the exact
-    /// values rounded to nearest, as [`Beta::exact`] computes them. β² may round to 0.0 (a tiny
-    /// β: sacreBLEU still scores, with F = precision) or to +inf (a huge β: only the exact
-    /// entry points can score it, see [`Beta::check_float`]).
+    /// values rounded to nearest, as [`Beta::exact`] computes them. β may be 0 (chrF0, which
+    /// sacreBLEU computes: F = precision wherever the recall is defined); β² may round to 0.0
+    /// (a tiny β: sacreBLEU still scores, with F = precision) or to +inf (a huge β: only the
+    /// exact entry points can score it, see [`Beta::check_float`]).
     pub fn new(squared: BigRational, factor: f64, one_plus_factor: f64) -> Result<Self, ChrfError> {
-        if !squared.is_positive() {
-            return Err(ChrfError::InvalidSettings("beta must be positive".into()));
+        if squared.is_negative() {
+            return Err(ChrfError::InvalidSettings(
+                "beta ** 2 must not be negative".into(),
+            ));
         }
         if factor.is_nan() || factor < 0.0 {
             return Err(ChrfError::InvalidSettings(
@@ -64,8 +67,14 @@ impl Beta {
         self
     }
 
-    /// β as an exact positive rational; the floats are its square (plus one) rounded to nearest.
+    /// β as an exact rational of at least 0; the floats are its square (plus one) rounded to
+    /// nearest. A negative β is refused: its square would pass for the positive one's.
     pub fn exact(beta: BigRational) -> Result<Self, ChrfError> {
+        if beta.is_negative() {
+            return Err(ChrfError::InvalidSettings(
+                "beta must not be negative".into(),
+            ));
+        }
         let squared = &beta * &beta;
         let factor = squared.to_f64().unwrap_or(f64::INFINITY);
         let one_plus_factor = (&squared + BigRational::one())
@@ -174,6 +183,7 @@ impl Settings {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use num_traits::Zero;
 
     #[test]
     fn orders_whose_sum_overflows_are_refused() {
@@ -181,6 +191,16 @@ mod tests {
         let beta = Beta::integer(2).unwrap();
         assert!(Settings::new(usize::MAX, 1, beta.clone()).is_err());
         assert!(Settings::new(usize::MAX - 1, 1, beta).is_ok());
+    }
+
+    #[test]
+    fn beta_zero_is_precision_only_and_a_negative_beta_is_refused() {
+        let zero = Beta::integer(0).unwrap();
+        assert_eq!((zero.factor(), zero.one_plus_factor()), (0.0, 1.0));
+        assert!(zero.squared().is_zero());
+        let minus_half = BigRational::new((-1).into(), 2.into());
+        assert!(Beta::exact(minus_half.clone()).is_err());
+        assert!(Beta::new(minus_half, 0.25, 1.25).is_err());
     }
 
     #[test]

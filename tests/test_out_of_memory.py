@@ -1,0 +1,105 @@
+"""Out of memory in explain and compare is a MemoryError, as in every other entry point: never an
+abort, a hang or a PanicException.
+
+Each entry point runs in a fresh interpreter (an abort or a hang there fails the test instead of
+the run) under address-space limits from a little above what the process already holds to well
+beyond what the call needs, so that memory runs out in every phase of the call: reading the
+texts, the core's counting, building the Python results, the statistics and the paired test.
+RUST_BACKTRACE=1 is set: a panic's backtrace, printed without memory, used to deadlock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+CHILD = textwrap.dedent(
+    """
+    import gc, json, random, resource, sys
+    import chrf
+
+    def address_space():
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyzäöüßéèłżśćńąę"
+    words = ["".join(rng.choices(letters, k=rng.randint(1, 9))) for _ in range(4000)]
+    def texts(n):
+        return [" ".join(rng.choices(words, k=rng.randint(5, 40))) for _ in range(n)]
+    hyps, refs, other, system = texts(1500), texts(1500), texts(1500), texts(1500)
+
+    def call(what):
+        if what == "explain":
+            e = chrf.explain(hyps, [refs, other], word_order=2)
+            e.to_dict(segments=20)
+            e.length_buckets()
+        elif what == "compare_bs":
+            chrf.compare([hyps, system], [refs, other], word_order=2, trials=100).to_dict()
+        else:
+            chrf.compare({"a": hyps, "b": system}, refs, test="ar", trials=100).to_dict()
+
+    what, deltas = sys.argv[1], json.loads(sys.argv[2])
+    chrf.explain(hyps[:10], refs[:10])  # warm: imports, thread pool, NumPy's C API
+    outcomes = []
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    for delta in deltas:
+        gc.collect()
+        limit = address_space() + delta
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        try:
+            call(what)
+            outcomes.append("ok")
+        except MemoryError:
+            outcomes.append("MemoryError")
+        finally:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    print(json.dumps(outcomes))
+    """
+)
+
+MIB = 2**20
+#: Limits above what the process holds: from 1 MiB, 1.4 times apart, to 600 MiB (ample).
+DELTAS = [int(MIB * 1.4**k) for k in range(17)] + [600 * MIB]
+ENTRY_POINTS = ("explain", "compare_bs", "compare_ar")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
+def test_running_out_of_memory_is_a_memory_error() -> None:
+    env = {**os.environ, "RUST_BACKTRACE": "1"}
+    children = {
+        what: subprocess.Popen(
+            [sys.executable, "-c", CHILD, what, json.dumps(DELTAS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for what in ENTRY_POINTS
+    }
+    try:
+        for what, child in children.items():
+            try:
+                stdout, stderr = child.communicate(timeout=600)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"{what}: the child hung")
+            assert child.returncode == 0, (what, child.returncode, stderr[-3000:])
+            assert "PanicException" not in stderr
+            outcomes: list[Any] = json.loads(stdout)
+            assert set(outcomes) <= {"ok", "MemoryError"}, what
+            # Memory did run out, and the ample limit was enough: the limits spanned the call.
+            assert outcomes[0] == "MemoryError", what
+            assert outcomes[-1] == "ok", what
+    finally:
+        for child in children.values():
+            if child.poll() is None:
+                child.kill()
+                child.wait()
