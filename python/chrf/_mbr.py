@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, cast
 
 from chrf import _core
 from chrf._batch import Weights, _batches, aggregate, aggregate_batched, integer_weights
@@ -21,7 +22,8 @@ Method = Literal["pairwise", "aggregate"]
 METHODS = ("pairwise", "aggregate")
 
 
-class MBRResult(NamedTuple):
+@dataclass(frozen=True, eq=False)  # no ==: an array of utilities has no one truth value
+class MBRResult:
     """What :func:`mbr` chose: the ``index`` of the chosen hypothesis (the first of highest
     utility), the ``hypothesis`` itself, and every hypothesis's ``utilities`` (float64)."""
 
@@ -56,7 +58,10 @@ def expected_utility(
     if weights is not None:
         scaled = [integer_weights(weights, len(refs), "weights")]
     settings = settings_of(options)
-    return _core.expected_utility(settings, [hyps], [refs], scaled, batched=False)[0]
+    utilities: NDArray[np.float64] = _core.expected_utility(
+        settings, [hyps], [refs], scaled, batched=False
+    )[0]
+    return utilities
 
 
 @with_options_doc()
@@ -107,12 +112,13 @@ def mbr(
     hyps = as_list(hypotheses, "hypotheses")
     if not hyps:
         raise ValueError("hypotheses must not be empty")
-    refs = hyps if references is None else references
+    texts = cast("list[str]", hyps)  # the core checks that they are
+    refs = texts if references is None else references
     if method == "pairwise":
-        utilities = expected_utility(hyps, refs, weights, **options)
+        utilities = expected_utility(texts, refs, weights, **options)
     else:
-        utilities = aggregate(hyps, refs, weights=weights, **options)
-    return _chosen(hyps, utilities)
+        utilities = aggregate(texts, refs, weights=weights, **options)
+    return _chosen(texts, utilities)
 
 
 @with_options_doc()
@@ -135,12 +141,13 @@ def mbr_batched(
     for b, item in enumerate(hyps):
         if not item:
             raise ValueError(f"hypotheses[{b}] must not be empty")
-    refs = hyps if references is None else references
+    texts = cast("list[list[str]]", hyps)  # the core checks that they are
+    refs = texts if references is None else references
     if method == "pairwise":
-        utilities = expected_utility_batched(hyps, refs, weights, **options)
+        utilities = expected_utility_batched(texts, refs, weights, **options)
     else:
-        utilities = aggregate_batched(hyps, refs, weights=weights, **options)
-    return [_chosen(item, row) for item, row in zip(hyps, utilities, strict=True)]
+        utilities = aggregate_batched(texts, refs, weights=weights, **options)
+    return [_chosen(item, row) for item, row in zip(texts, utilities, strict=True)]
 
 
 def _check_method(method: object) -> None:
@@ -148,7 +155,6 @@ def _check_method(method: object) -> None:
         raise ValueError(f"method must be 'pairwise' or 'aggregate', not {shown(method)}")
 
 
-def _chosen(hypotheses: list[object], utilities: NDArray[np.float64]) -> MBRResult:
-    # argmax returns the first of the highest; the core checked that every hypothesis is a str.
-    index = int(utilities.argmax())
-    return MBRResult(index, cast(str, hypotheses[index]), utilities)
+def _chosen(hypotheses: list[str], utilities: NDArray[np.float64]) -> MBRResult:
+    index = int(utilities.argmax())  # the first of the highest
+    return MBRResult(index, hypotheses[index], utilities)
