@@ -94,6 +94,9 @@ fn column_weights(
             .checked_add(u128::from(weight))
             .ok_or(ChrfError::CountOverflow)?;
     }
+    if sums.iter().all(|&sum| sum == 1) {
+        return Ok(ColumnWeights::Ones);
+    }
     if sums.iter().any(|&sum| u64::try_from(sum).is_err()) {
         return Ok(ColumnWeights::Wide(sums));
     }
@@ -103,8 +106,10 @@ fn column_weights(
     Ok(ColumnWeights::Narrow(narrow))
 }
 
-/// The weights of the columns: 64 bits each but where repeated references sum past them.
+/// The weights of the columns: all 1 (distinct references, unweighted: nothing to read per
+/// column), 64 bits each, or wider where repeated references sum past 64 bits.
 enum ColumnWeights {
+    Ones,
     Narrow(Vec<u64>),
     Wide(Vec<u128>),
 }
@@ -115,6 +120,7 @@ fn weighted_mean(
     mean: &mut ExactMean,
 ) -> Result<f64, ChrfError> {
     match weights {
+        ColumnWeights::Ones => mean.add_ones(scores)?,
         ColumnWeights::Narrow(weights) => mean.add_all(scores, weights)?,
         ColumnWeights::Wide(weights) => {
             for (&score, &weight) in scores.iter().zip(weights) {
@@ -201,6 +207,19 @@ impl ExactMean {
         self.weight = self
             .weight
             .checked_add(weight)
+            .ok_or(ChrfError::CountOverflow)?;
+        Ok(())
+    }
+
+    /// Adds each value with weight 1.
+    pub(crate) fn add_ones(&mut self, values: &[f64]) -> Result<(), ChrfError> {
+        for &value in values {
+            self.add_parts(parts(value)?, 1);
+        }
+        // A slice's length is at most isize::MAX.
+        self.weight = self
+            .weight
+            .checked_add(values.len() as u128)
             .ok_or(ChrfError::CountOverflow)?;
         Ok(())
     }
@@ -468,6 +487,12 @@ mod tests {
                 row.add_all(&values, &weights).unwrap();
                 row.flush();
                 assert_eq!((row.limbs, row.weight), (mean.limbs, mean.weight));
+                let (mut ones, mut unit) = (ExactMean::new().unwrap(), ExactMean::new().unwrap());
+                ones.add_ones(&values).unwrap();
+                unit.add_all(&values, &vec![1; values.len()]).unwrap();
+                ones.flush();
+                unit.flush();
+                assert_eq!((ones.limbs, ones.weight), (unit.limbs, unit.weight));
             }
             let total: u128 = terms.iter().map(|&(_, w)| w).sum();
             if total > 0 {
@@ -585,37 +610,46 @@ mod tests {
             .collect()
     }
 
+    /// `expected_utility` against the exact mean of `pairwise_scores`' rows.
+    fn check_utilities(hyps: &[String], refs: &[String], weights: Option<&[u64]>, s: &Settings) {
+        let matrix = pairwise_scores(hyps, refs, s, &Interrupt::default()).unwrap();
+        let got = expected_utility(hyps, refs, weights, s, &Interrupt::default()).unwrap();
+        let weight = |j: usize| weights.map_or(1, |w| w[j]);
+        let total: u128 = (0..refs.len()).map(|j| u128::from(weight(j))).sum();
+        for (i, &utility) in got.iter().enumerate() {
+            let row = &matrix[i * refs.len()..(i + 1) * refs.len()];
+            let sum = row
+                .iter()
+                .enumerate()
+                .fold(BigRational::zero(), |sum, (j, &score)| {
+                    sum + exact(score) * BigRational::from(BigInt::from(weight(j)))
+                });
+            let expected = sum / BigRational::from(BigInt::from(total));
+            assert_eq!(utility, expected.to_f64().unwrap(), "{i} {s:?}");
+        }
+    }
+
     #[test]
     fn utilities_are_the_exact_weighted_means_of_pairwise_rows() {
         let mut texts = texts();
         texts[7] = texts[6].clone(); // a reference twice, of weights summing past 64 bits below
         let (hyps, refs) = (&texts[..18], &texts[6..]); // overlapping, with duplicates
+        let mut distinct = refs.to_vec();
+        distinct.sort();
+        distinct.dedup();
         let mut bits = Bits(7);
         for (char_order, word_order, eps) in [(6, 0, false), (6, 2, true), (2, 3, false)] {
             let mut settings =
                 Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
             settings.eps_smoothing = eps;
-            let matrix = pairwise_scores(hyps, refs, &settings, &Interrupt::default()).unwrap();
             let mut weights: Vec<u64> = (0..refs.len()).map(|_| bits.weight() as u64).collect();
             let mut wide = weights.clone();
             (wide[0], wide[1]) = (u64::MAX, u64::MAX);
             weights[0] = u64::MAX;
+            // Columns of weight 1, of 64-bit weights, and of weights past 64 bits.
+            check_utilities(hyps, &distinct, None, &settings);
             for weights in [None, Some(&weights[..]), Some(&wide[..])] {
-                let got = expected_utility(hyps, refs, weights, &settings, &Interrupt::default())
-                    .unwrap();
-                for (i, &utility) in got.iter().enumerate() {
-                    let row = &matrix[i * refs.len()..(i + 1) * refs.len()];
-                    let weight = |j: usize| weights.map_or(1, |w| w[j]);
-                    let total: u128 = (0..refs.len()).map(|j| u128::from(weight(j))).sum();
-                    let sum = row
-                        .iter()
-                        .enumerate()
-                        .fold(BigRational::zero(), |sum, (j, &s)| {
-                            sum + exact(s) * BigRational::from(BigInt::from(weight(j)))
-                        });
-                    let expected = sum / BigRational::from(BigInt::from(total));
-                    assert_eq!(utility, expected.to_f64().unwrap(), "{i} {settings:?}");
-                }
+                check_utilities(hyps, refs, weights, &settings);
             }
         }
     }
