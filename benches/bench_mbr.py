@@ -5,10 +5,10 @@ ZurichNLP's mbr, on self-MBR pools of real WMT22 sentences.
     python3 benches/bench_mbr.py --quick                 # pools of 256 and 1,024 only
 
 Each measurement runs in a fresh child process (the best of up to 5 runs while they take under
-2 s in all): CPU time (user + system, of every thread and
-of the worker processes mbrs starts), wall time and peak resident memory (ru_maxrss, the larger
-of the process's and its reaped children's, so it includes the interpreter and the imported
-frameworks: the "before" column is the resident memory just before the call). The pool of n
+2 s in all): CPU time (user + system, of every thread and of the worker processes mbrs starts),
+wall time and peak resident memory (the larger of the process's VmHWM and its reaped children's
+ru_maxrss, so it includes the interpreter and the imported frameworks: the "before" column is
+the resident memory just before the call). The pool of n
 texts is the first n lines of WMT22 en-de's system outputs and references (5 files of 2,037
 lines, one after the other), then en-cs's past 10,185. Every method scores the pool against
 itself. A baseline that would take more than a few minutes is run on its first rows only (the
@@ -195,10 +195,9 @@ def child(method: str, size: int, rows: int) -> None:
         wall, cpu, spent = min(wall, elapsed), min(cpu, _cpu() - usage), spent + elapsed
         if spent > 2.0:
             break
-    peak = max(
-        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
-    )
+    # The process's own peak (VmHWM: Linux keeps ru_maxrss across exec, from the parent), and
+    # that of its reaped worker processes.
+    peak = max(_own_peak(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     print(
         json.dumps(
             {
@@ -234,6 +233,12 @@ def _cpu() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _own_peak() -> int:
+    """The process's peak resident memory, in KiB."""
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 
 
 def _resident() -> int:
