@@ -129,8 +129,6 @@ def test_exact_on_held_out_sentences(wmt_dir: Path) -> None:
         expected = oracle(pool, refs, None if weights is None else list(weights), **options)
         got = chrf.expected_utility(pool, refs, weights, **options)
         assert got.tolist() == expected, options
-        # A float mean of the matrix's rows is not this exact one everywhere.
-        assert chrf.pairwise(pool, refs, **options).shape == (len(pool), len(refs))
 
 
 def test_mbr_on_held_out_sentences(wmt_dir: Path) -> None:
