@@ -109,18 +109,20 @@ def test_the_documents_have_the_blocks_these_tests_read() -> None:
     assert any("$ chrf examples/" in block for _, block in SHELL_BLOCKS)
 
 
-#: The first line of a block that needs the frameworks of the `integrations` extra: such blocks
-#: run with the integrations' own test command (pytest -m integrations).
-NEEDS_INTEGRATIONS = "# needs the integrations extra"
+#: The first line of a block that needs an extra whose frameworks the test extra lacks, and the
+#: marker of that extra's own test command (`pytest -m integrations`, `pytest -m mbr_integrations`).
+NEEDS_EXTRA = {
+    "# needs the integrations extra": pytest.mark.integrations,
+    "# needs the mbr extra": pytest.mark.mbr_integrations,
+}
 
 
 def _block_params() -> list[object]:
-    return [
-        pytest.param(block, marks=pytest.mark.integrations, id=where)
-        if block.startswith(NEEDS_INTEGRATIONS)
-        else pytest.param(block, id=where)
-        for where, block in PYTHON_BLOCKS
-    ]
+    params = []
+    for where, block in PYTHON_BLOCKS:
+        marks = [mark for first, mark in NEEDS_EXTRA.items() if block.startswith(first)]
+        params.append(pytest.param(block, marks=marks, id=where))
+    return params
 
 
 @pytest.mark.parametrize("block", _block_params())
@@ -221,6 +223,10 @@ ENTRY_POINTS = [
     chrf.pairwise_batched,
     chrf.aggregate,
     chrf.aggregate_batched,
+    chrf.expected_utility,
+    chrf.expected_utility_batched,
+    chrf.mbr,
+    chrf.mbr_batched,
     chrf.segment_statistics,
     chrf.explain,
     chrf.compare,

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from chrf._components import Components, OrderComponents
     from chrf._evaluate import compute
     from chrf._explain import Explanation, explain
+    from chrf._mbr import MBRResult, expected_utility, expected_utility_batched, mbr, mbr_batched
     from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
     from chrf._selftest import SelfTestError, selftest
     from chrf._settings import Settings
@@ -46,6 +47,7 @@ _HOMES = {
     "Comparison": "chrf._compare",
     "Components": "chrf._components",
     "Explanation": "chrf._explain",
+    "MBRResult": "chrf._mbr",
     "OrderComponents": "chrf._components",
     "SelfTestError": "chrf._selftest",
     "Settings": "chrf._settings",
@@ -55,7 +57,11 @@ _HOMES = {
     "compare": "chrf._compare",
     "components": "chrf._api",
     "compute": "chrf._evaluate",
+    "expected_utility": "chrf._mbr",
+    "expected_utility_batched": "chrf._mbr",
     "explain": "chrf._explain",
+    "mbr": "chrf._mbr",
+    "mbr_batched": "chrf._mbr",
     "pairwise": "chrf._batch",
     "pairwise_batched": "chrf._batch",
     "score": "chrf._api",
@@ -72,6 +78,7 @@ __all__ = [
     "Comparison",
     "Components",
     "Explanation",
+    "MBRResult",
     "OrderComponents",
     "SelfTestError",
     "Settings",
@@ -81,8 +88,12 @@ __all__ = [
     "compare",
     "components",
     "compute",
+    "expected_utility",
+    "expected_utility_batched",
     "explain",
     "get_num_threads",
+    "mbr",
+    "mbr_batched",
     "pairwise",
     "pairwise_batched",
     "score",

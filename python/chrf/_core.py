@@ -125,6 +125,19 @@ def aggregate(
     return _chrf.aggregate(config(settings), hypotheses, references, weights)
 
 
+def expected_utility(
+    settings: Settings,
+    hypotheses: list[list[object]],
+    references: list[list[object]],
+    weights: list[list[int] | None] | None,
+    *,
+    batched: bool,
+) -> NDArray[np.float64]:
+    """Shape (batch, hypotheses); ``batched`` False names a text ``hypotheses[i]``, not
+    ``hypotheses[0][i]``, in errors (the lone item of an unbatched call)."""
+    return _chrf.expected_utility(config(settings), hypotheses, references, weights, batched)
+
+
 def score_of(settings: Settings, counts: Counts) -> float:
     return _chrf.score_of(config(settings), list(counts))
 

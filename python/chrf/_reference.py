@@ -20,7 +20,15 @@ from chrf._settings import ExactOptions, Options, Settings, exact_settings
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["aggregate", "components", "explain", "pairwise", "score", "segment_statistics"]
+__all__ = [
+    "aggregate",
+    "components",
+    "expected_utility",
+    "explain",
+    "pairwise",
+    "score",
+    "segment_statistics",
+]
 
 PUNCTUATION = frozenset(string.punctuation)
 EPS = 1e-16
@@ -266,6 +274,22 @@ def pairwise(
     """Reference twin of `chrf.pairwise`: each pair scored alone."""
     settings = Settings(**options)
     return [[sentence_score(hyp, [ref], settings) for ref in references] for hyp in hypotheses]
+
+
+def expected_utility(
+    hypotheses: list[str],
+    references: list[str],
+    weights: Sequence[int | float | Fraction] | None = None,
+    **options: Unpack[Options],
+) -> list[float]:
+    """Reference twin of `chrf.expected_utility`: each row of this module's `pairwise`, its
+    weighted mean taken in Fractions (a float weight at its exact value), rounded once."""
+    ws = [Fraction(w) for w in weights] if weights is not None else [Fraction(1)] * len(references)
+    total = sum(ws, Fraction(0))
+    return [
+        float(sum((w * Fraction(s) for w, s in zip(ws, row, strict=True)), Fraction(0)) / total)
+        for row in pairwise(hypotheses, references, **options)
+    ]
 
 
 def sentence_score(hypothesis: str, references: list[str], settings: Settings) -> float:

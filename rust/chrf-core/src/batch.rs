@@ -443,6 +443,100 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     Ok(())
 }
 
+/// The pairwise machinery without the matrix, for callers that reduce each row as it is
+/// scored (MBR's expected utility, utility.rs): the batch's distinct texts counted and the
+/// references' postings built once, as [`pairwise_scores_into`] does, then any row scored on
+/// demand into a worker's [`RowScores`].
+pub(crate) struct PairwiseRows<'t> {
+    distinct: Distinct<'t>,
+    bags: Bags,
+    unique_refs: Vec<u32>,
+    postings: Postings,
+    settings: &'t Settings,
+}
+
+/// A worker's buffers for [`PairwiseRows::score`].
+pub(crate) struct RowScores(Row);
+
+impl<'t> PairwiseRows<'t> {
+    pub(crate) fn new<S: AsRef<str> + Sync>(
+        hypotheses: &'t [S],
+        references: &'t [S],
+        settings: &'t Settings,
+    ) -> Result<Self, ChrfError> {
+        let distinct = Distinct::new(hypotheses, references)?;
+        let bags = Bags::new(&distinct.texts, settings)?;
+        let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+        let postings = Postings::new(&bags, &unique_refs)?;
+        Ok(Self {
+            distinct,
+            bags,
+            unique_refs,
+            postings,
+            settings,
+        })
+    }
+
+    fn batch(&self) -> Batch<'_> {
+        Batch {
+            bags: &self.bags,
+            references: &self.unique_refs,
+            postings: &self.postings,
+            settings: self.settings,
+        }
+    }
+
+    /// The number of scores of a row: one per distinct reference text.
+    pub(crate) fn columns(&self) -> usize {
+        self.unique_refs.len()
+    }
+
+    /// Per reference: its column in a row.
+    pub(crate) fn reference_columns(&self) -> Result<Vec<usize>, ChrfError> {
+        let column_of = position_in(&self.unique_refs, self.distinct.texts.len())?;
+        let mut columns = Vec::new();
+        reserve(&mut columns, self.distinct.references.len())?;
+        columns.extend(
+            self.distinct
+                .references
+                .iter()
+                .map(|&r| column_of[r as usize]),
+        );
+        Ok(columns)
+    }
+
+    /// The distinct hypothesis texts (each a row to score once), and per hypothesis the
+    /// position of its text among them.
+    pub(crate) fn hypothesis_rows(&self) -> Result<(Vec<u32>, Vec<usize>), ChrfError> {
+        let rows = dedup(&self.distinct.hypotheses, self.distinct.texts.len())?;
+        let position = position_in(&rows, self.distinct.texts.len())?;
+        let mut of_hypothesis = Vec::new();
+        reserve(&mut of_hypothesis, self.distinct.hypotheses.len())?;
+        of_hypothesis.extend(
+            self.distinct
+                .hypotheses
+                .iter()
+                .map(|&h| position[h as usize]),
+        );
+        Ok((rows, of_hypothesis))
+    }
+
+    pub(crate) fn row_scores(&self) -> Result<RowScores, ChrfError> {
+        Row::new(&self.batch()).map(RowScores)
+    }
+
+    /// The scores of distinct hypothesis text `text` (from [`Self::hypothesis_rows`]) against
+    /// every column, as `pairwise_scores` has them.
+    pub(crate) fn score<'r>(
+        &self,
+        row: &'r mut RowScores,
+        text: u32,
+    ) -> Result<&'r [f64], ChrfError> {
+        row.0.score(text as usize, &self.batch())?;
+        Ok(&row.0.scores)
+    }
+}
+
 /// What every row of a pairwise matrix reads.
 struct Batch<'b> {
     bags: &'b Bags,

@@ -8,7 +8,8 @@
 //!   [`segment_score`]: one segment's float score.
 //! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
 //! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
-//! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references.
+//! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references;
+//!   [`expected_utility`]: MBR's exact weighted mean of each pairwise row, without the matrix.
 //! * [`Settings`] (with [`Beta`], [`Averaging`]) in, [`ChrfError`] out: one variant per kind of
 //!   refusal, each with the message the binding raises.
 //! * [`Corpus::explain`] ([`Explanation`]) and [`swapped_scores`]: which n-grams and which
@@ -52,6 +53,7 @@ mod segment;
 mod settings;
 mod stats;
 pub mod text;
+mod utility;
 
 pub use batch::{aggregate_scores, pairwise_scores, pairwise_scores_into};
 pub use corpus::Corpus;
@@ -62,3 +64,4 @@ pub use float::{float_score, sacrebleu_score};
 pub use segment::{add_segment_statistics, segment_score, segment_statistics};
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{Count, OrderCounts, Statistics};
+pub use utility::expected_utility;

@@ -23,7 +23,7 @@ use numpy::{
     PyReadonlyArray3,
 };
 use pyo3::exceptions::{
-    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
+    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
@@ -573,6 +573,53 @@ fn aggregate<'py>(
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
+/// MBR's expected utility per batch item (see `chrf.expected_utility`): shape
+/// (batch, hypotheses), the exact weighted mean of each pairwise row, without the matrix.
+/// `batched` says whether the caller passed batch items, so that errors name what it wrote.
+#[pyfunction]
+fn expected_utility<'py>(
+    py: Python<'py>,
+    config: &Config,
+    hypotheses: &Bound<'py, PyList>,
+    references: &Bound<'py, PyList>,
+    weights: Option<Vec<Option<Vec<u64>>>>,
+    batched: bool,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    numpy_ready(py)?;
+    let hyps = read_items(hypotheses, "hypotheses", batched, config.lowercase)?;
+    let refs = read_items(references, "references", batched, config.lowercase)?;
+    let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
+    let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
+    let settings = &config.settings;
+    let flat: Vec<f64> = compute(py, false, |interrupt| {
+        hyps.par_iter()
+            .zip(&refs)
+            .zip(&weights)
+            .map(|((h, r), w)| chrf_core::expected_utility(h, r, w.as_deref(), settings, interrupt))
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .and_then(flatten)?;
+    PyArray1::from_vec(py, flat).reshape(shape)
+}
+
+/// Batch items of texts: errors name a text `name[b][i]`, or `name[i]` when the caller passed
+/// one item unbatched.
+fn read_items(
+    lists: &Bound<'_, PyList>,
+    name: &str,
+    batched: bool,
+    lowercase: bool,
+) -> PyResult<Vec<Vec<PyBackedStr>>> {
+    if batched || lists.len() != 1 {
+        return read_batches(lists, name, lowercase);
+    }
+    let item = lists.get_item(0)?;
+    let list = item
+        .cast_exact::<PyList>()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be a list of str")))?;
+    Ok(vec![read_texts(list, name, lowercase)?])
+}
+
 /// `len` zeros, allocated fallibly: a matrix too large for memory is a `MemoryError`.
 fn zeroed(len: usize) -> PyResult<Vec<f64>> {
     let mut zeros = Vec::new();
@@ -779,10 +826,10 @@ mod _chrf {
 
     #[pymodule_export]
     use super::{
-        aggregate, components_of, corpus_statistics, explain, flat_sentence_scores,
-        max_thread_count, pairwise, randomization_scores, resampled_scores, score_of,
-        segment_statistics, sentence_score, sentence_score_list, sentence_scores, set_thread_count,
-        swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
+        aggregate, components_of, corpus_statistics, expected_utility, explain,
+        flat_sentence_scores, max_thread_count, pairwise, randomization_scores, resampled_scores,
+        score_of, segment_statistics, sentence_score, sentence_score_list, sentence_scores,
+        set_thread_count, swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
     };
 
     #[pymodule_export]

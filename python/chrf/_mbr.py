@@ -1,0 +1,160 @@
+"""Minimum Bayes risk (MBR) decoding: exact expected utility without the matrix, and selection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, cast
+
+from chrf import _core
+from chrf._batch import Weights, _batches, aggregate, aggregate_batched, integer_weights
+from chrf._inputs import Texts, as_list
+from chrf._messages import shown
+from chrf._settings import Options, settings_of, with_options_doc
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+    from typing_extensions import Unpack
+
+#: How :func:`mbr` estimates each hypothesis's utility.
+Method = Literal["pairwise", "aggregate"]
+METHODS = ("pairwise", "aggregate")
+
+
+@dataclass(frozen=True, eq=False)  # no ==: an array of utilities has no one truth value
+class MBRResult:
+    """What :func:`mbr` chose: the ``index`` of the chosen hypothesis (the first of highest
+    utility), the ``hypothesis`` itself, and every hypothesis's ``utilities`` (float64)."""
+
+    index: int
+    hypothesis: str
+    utilities: NDArray[np.float64]
+
+
+@with_options_doc()
+def expected_utility(
+    hypotheses: Texts,
+    references: Texts,
+    weights: Weights | None = None,
+    **options: Unpack[Options],
+) -> NDArray[np.float64]:
+    """Each hypothesis's expected utility against the references: shape (len(h),).
+
+    ``utilities[i]`` is the weighted mean of sacreBLEU's sentence score of hypothesis i against
+    each reference alone, Σ_j w_j · ``pairwise(h, r)[i, j]`` / Σ_j w_j, computed exactly: the
+    exact value of those doubles and weights, rounded once to the nearest double (ties to even),
+    so that it depends neither on the references' order nor on the thread count. The pairwise
+    matrix is never built: rows are scored and summed one at a time, so memory grows with the
+    number of texts, not with their pairs. ``weights`` (one non-negative number per reference:
+    ints, floats at their exact binary value, Fractions, NumPy scalars or arrays) weighs the
+    mean, e.g. by the model's probability of each sample; None weighs every reference alike.
+    """
+    hyps = as_list(hypotheses, "hypotheses")
+    refs = as_list(references, "references")
+    if not refs:
+        raise ValueError("references must not be empty")
+    scaled: list[list[int] | None] | None = None
+    if weights is not None:
+        scaled = [integer_weights(weights, len(refs), "weights")]
+    settings = settings_of(options)
+    utilities: NDArray[np.float64] = _core.expected_utility(
+        settings, [hyps], [refs], scaled, batched=False
+    )[0]
+    return utilities
+
+
+@with_options_doc()
+def expected_utility_batched(
+    hypotheses: Iterable[Texts],
+    references: Iterable[Texts],
+    weights: Iterable[Weights | None] | None = None,
+    **options: Unpack[Options],
+) -> NDArray[np.float64]:
+    """:func:`expected_utility` for a batch: shape (batch, hypotheses), as
+    :func:`aggregate_batched`. Every batch item needs the same number of hypotheses; each has
+    its own references, and ``weights`` is None or one weight list (or None) per batch item."""
+    hyps, refs = _batches(hypotheses, references, check_references=False)
+    for b, item in enumerate(refs):
+        if not item:
+            raise ValueError(f"references[{b}] must not be empty")
+    scaled: list[list[int] | None] | None = None
+    if weights is not None:
+        per_item = as_list(weights, "weights")
+        if len(per_item) != len(hyps):
+            raise ValueError(f"weights has {len(per_item)} items but the batch has {len(hyps)}")
+        scaled = [
+            None if w is None else integer_weights(w, len(refs[b]), f"weights[{b}]")
+            for b, w in enumerate(per_item)
+        ]
+    return _core.expected_utility(settings_of(options), hyps, refs, scaled, batched=True)
+
+
+@with_options_doc()
+def mbr(
+    hypotheses: Texts,
+    references: Texts | None = None,
+    weights: Weights | None = None,
+    method: Method = "pairwise",
+    **options: Unpack[Options],
+) -> MBRResult:
+    """MBR selection: the hypothesis of highest expected chrF against the references.
+
+    ``references`` (pseudo-references, e.g. samples of the model) default to the hypotheses
+    themselves. ``method="pairwise"`` estimates each utility with :func:`expected_utility` (every
+    pair scored, exact weighted mean); ``method="aggregate"`` with :func:`aggregate`, each
+    hypothesis scored once against the references' weighted mean n-gram bag (reference
+    aggregation, Vamvas & Sennrich 2024: faster, an approximation of the former). ``weights``
+    weighs the references for both. Returns an :class:`MBRResult`: the chosen ``index`` (the
+    first of highest utility), the ``hypothesis``, and the ``utilities`` array.
+    """
+    _check_method(method)
+    hyps = as_list(hypotheses, "hypotheses")
+    if not hyps:
+        raise ValueError("hypotheses must not be empty")
+    texts = cast("list[str]", hyps)  # the core checks that they are
+    refs = texts if references is None else references
+    if method == "pairwise":
+        utilities = expected_utility(texts, refs, weights, **options)
+    else:
+        utilities = aggregate(texts, refs, weights=weights, **options)
+    return _chosen(texts, utilities)
+
+
+@with_options_doc()
+def mbr_batched(
+    hypotheses: Iterable[Texts],
+    references: Iterable[Texts] | None = None,
+    weights: Iterable[Weights | None] | None = None,
+    method: Method = "pairwise",
+    **options: Unpack[Options],
+) -> list[MBRResult]:
+    """:func:`mbr` for a batch of pools: one :class:`MBRResult` per batch item (their
+    ``utilities`` are the rows of one (batch, hypotheses) array). Every item needs the same
+    number of hypotheses; ``references`` (default: each item's hypotheses) and ``weights`` are
+    per item, as for :func:`expected_utility_batched`."""
+    _check_method(method)
+    hyps = [
+        as_list(item, f"hypotheses[{b}]")
+        for b, item in enumerate(as_list(hypotheses, "hypotheses"))
+    ]
+    for b, item in enumerate(hyps):
+        if not item:
+            raise ValueError(f"hypotheses[{b}] must not be empty")
+    texts = cast("list[list[str]]", hyps)  # the core checks that they are
+    refs = texts if references is None else references
+    if method == "pairwise":
+        utilities = expected_utility_batched(texts, refs, weights, **options)
+    else:
+        utilities = aggregate_batched(texts, refs, weights=weights, **options)
+    return [_chosen(item, row) for item, row in zip(texts, utilities, strict=True)]
+
+
+def _check_method(method: object) -> None:
+    if not (isinstance(method, str) and method in METHODS):
+        raise ValueError(f"method must be 'pairwise' or 'aggregate', not {shown(method)}")
+
+
+def _chosen(hypotheses: list[str], utilities: NDArray[np.float64]) -> MBRResult:
+    index = int(utilities.argmax())  # the first of the highest
+    return MBRResult(index, hypotheses[index], utilities)

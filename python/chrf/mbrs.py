@@ -1,0 +1,140 @@
+"""chrF for mbrs (naist-nlp's MBR decoding library), computed by chrf.
+
+``from chrf.mbrs import MetricChrF`` registers the metric under the name ``"chrf_exact"`` in
+mbrs' registry (``mbrs.metrics.get_metric("chrf_exact")``). It implements mbrs'
+``MetricAggregatable`` with mbrs' ``MetricChrF.Config`` options, so it drops into every decoder:
+the scores are sacreBLEU's (as mbrs' default backend gives them), chrF++ and model weights
+(``reference_lprobs``) included, which mbrs' fastchrf backend refuses. ``expected_scores`` is
+:func:`chrf.expected_utility` (no n x m matrix), ``expected_scores_reference_aggregation`` is
+:func:`chrf.aggregate`. Scores are float64 tensors. Importing this module imports mbrs and torch;
+``import chrf`` does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import torch
+from mbrs.metrics import Metric, MetricAggregatable, register
+
+import chrf
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["NAME", "MetricChrF", "weights_of_lprobs"]
+
+#: The metric's name in mbrs' registry.
+NAME = "chrf_exact"
+
+#: Model weights are quantized to integers up to 2**WEIGHT_BITS (see `weights_of_lprobs`).
+WEIGHT_BITS = 53
+
+
+@register(NAME)
+class MetricChrF(MetricAggregatable):  # type: ignore[misc]
+    """chrF / chrF++ for mbrs, computed by chrf: mbrs' ``MetricChrF`` with sacreBLEU's scores
+    from every method, without the pairwise matrix where mbrs only needs its row means."""
+
+    @dataclass
+    class Config(Metric.Config):  # type: ignore[misc]
+        """mbrs' chrF options: ``char_order`` (6), ``word_order`` (0; 2 is chrF++), ``beta`` (2),
+        ``lowercase``, ``whitespace`` (keep whitespace in character n-grams), ``eps_smoothing``.
+        """
+
+        char_order: int = 6
+        word_order: int = 0
+        beta: int = 2
+        lowercase: bool = False
+        whitespace: bool = False
+        eps_smoothing: bool = False
+
+    cfg: Config
+
+    def __init__(self, cfg: MetricChrF.Config) -> None:
+        super().__init__(cfg)
+        self.options: dict[str, Any] = {
+            "char_order": cfg.char_order,
+            "word_order": cfg.word_order,
+            "beta": cfg.beta,
+            "lowercase": cfg.lowercase,
+            "include_whitespace": cfg.whitespace,
+            "eps_smoothing": cfg.eps_smoothing,
+        }
+        chrf.Settings(**self.options)  # bad options fail here, not at the first score
+
+    def score(self, hypothesis: str, reference: str, *_: object, **__: object) -> float:
+        """sacreBLEU's sentence score of the hypothesis against the reference."""
+        return float(chrf.sentence_scores([hypothesis], [reference], **self.options)[0])
+
+    def scores(
+        self, hypotheses: list[str], references: list[str], *_: object, **__: object
+    ) -> torch.Tensor:
+        """The sentence score of each hypothesis against its reference: shape (N,)."""
+        return _tensor(chrf.sentence_scores(hypotheses, references, **self.options))
+
+    def pairwise_scores(
+        self, hypotheses: list[str], references: list[str], *_: object, **__: object
+    ) -> torch.Tensor:
+        """Every hypothesis against every reference: shape (H, R)."""
+        return _tensor(chrf.pairwise(hypotheses, references, **self.options))
+
+    def expected_scores(
+        self,
+        hypotheses: list[str],
+        references: list[str],
+        source: str | None = None,
+        reference_lprobs: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """Each hypothesis's mean score over the references (weighted by the softmax of
+        ``reference_lprobs``), exact and without the (H, R) matrix: shape (H,)."""
+        weights = weights_of_lprobs(reference_lprobs, len(references))
+        return _tensor(chrf.expected_utility(hypotheses, references, weights, **self.options))
+
+    def expected_scores_reference_aggregation(
+        self,
+        hypotheses: list[str],
+        references: list[str],
+        source: str | None = None,
+        reference_lprobs: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """Each hypothesis against the references' mean n-gram bag (weighted by the softmax
+        of ``reference_lprobs``): shape (H,)."""
+        weights = weights_of_lprobs(reference_lprobs, len(references))
+        return _tensor(chrf.aggregate(hypotheses, references, weights=weights, **self.options))
+
+    def corpus_score(
+        self,
+        hypotheses: list[str],
+        references_lists: list[list[str]],
+        sources: list[str] | None = None,
+    ) -> float:
+        """sacreBLEU's corpus score; ``references_lists`` holds reference streams."""
+        return chrf.score(hypotheses, references_lists, layout="streams", **self.options)
+
+
+def weights_of_lprobs(lprobs: torch.Tensor | None, count: int) -> list[int] | None:
+    """The weights of log-probabilities, softmax(lprobs) in proportion, as integers: each
+    exp(l - max l), computed in float64, times 2**53 and rounded. A weight keeps 53 significant
+    bits of its largest's scale; one below 2**-54 of the largest becomes 0, as its share of the
+    mean is then below the mean's own rounding. None for None."""
+    if lprobs is None:
+        return None
+    values = lprobs.detach().to(device="cpu", dtype=torch.float64).reshape(-1)
+    if values.numel() != count:
+        raise ValueError(
+            f"reference_lprobs has {values.numel()} values but there are {count} references"
+        )
+    if count == 0:
+        return None  # no references: chrf says so
+    largest = values.max()
+    if not torch.isfinite(largest):
+        raise ValueError("reference_lprobs must have a finite largest value")
+    scaled = torch.round(torch.exp(values - largest) * 2.0**WEIGHT_BITS)
+    return [int(weight) for weight in scaled.tolist()]  # integral floats up to 2**53: exact
+
+
+def _tensor(array: NDArray[np.float64]) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(array))

@@ -1,0 +1,291 @@
+"""MBR: expected utility exact against a Fraction oracle built on chrf.pairwise (random pools,
+weights of every kind, 1 and 2 threads, held-out WMT sentences), the argmax, the batched forms,
+errors, and a self-MBR pool of 12,000 sentences in bounded memory."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chrf
+from chrf import _reference
+from strategies import chrf_settings, texts
+
+pools = st.lists(texts, min_size=1, max_size=6)
+
+#: Weights of every kind that scale together to 64-bit integers: ints, Fractions, floats,
+#: NumPy integers and floats (the largest scaled: 2**20 * 2**27 * lcm(1..10) < 2**64).
+small_weights = st.one_of(
+    st.integers(0, 2**20),
+    st.fractions(min_value=0, max_value=2**10, max_denominator=10),
+    st.integers(0, 2**20).map(lambda k: k / 2**20),
+    st.integers(0, 2**20).map(np.int64),
+    st.sampled_from([np.float32(0.1), np.float16(0.5), np.float64(0.75), np.uint8(3)]),
+)
+weight_lists = st.one_of(
+    st.lists(small_weights, min_size=1, max_size=7),
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=7),
+)
+
+
+def exact(weight: Any) -> Fraction:
+    """A weight's exact value, by its own arithmetic (not chrf's)."""
+    if isinstance(weight, Fraction):
+        return weight
+    if isinstance(weight, (int, np.integer)):
+        return Fraction(int(weight))
+    return Fraction(*weight.as_integer_ratio())
+
+
+def oracle(
+    hyps: list[str], refs: list[str], weights: list[Any] | None, **options: Any
+) -> list[float]:
+    """Σ_j w_j · pairwise[i, j] / Σ_j w_j in Fractions, rounded once (float(Fraction) rounds
+    correctly, ties to even)."""
+    matrix = chrf.pairwise(hyps, refs, **options).tolist()
+    ws = [exact(w) for w in weights] if weights is not None else [Fraction(1)] * len(refs)
+    total = sum(ws, Fraction(0))
+    return [
+        float(sum((w * Fraction(s) for w, s in zip(ws, row, strict=True)), Fraction(0)) / total)
+        for row in matrix
+    ]
+
+
+def one_per_reference(weights: list[Any] | None, refs: list[str]) -> list[Any] | None:
+    if weights is None:
+        return None
+    weights = (weights * len(refs))[: len(refs)]
+    if not any(exact(w) for w in weights):
+        weights[0] = 1
+    return weights
+
+
+@given(pools, pools, st.none() | weight_lists, chrf_settings(exact=False))
+def test_expected_utility_is_the_exact_weighted_mean(
+    hyps: list[str], refs: list[str], weights: list[Any] | None, settings: Any
+) -> None:
+    refs = refs + refs[:1]  # a reference twice: its weights add up in one column
+    weights = one_per_reference(weights, refs)
+    expected = oracle(hyps, refs, weights, **settings)
+    try:
+        for threads in (1, 2):
+            chrf.set_num_threads(threads)
+            got = chrf.expected_utility(hyps, refs, weights, **settings)
+            assert got.dtype == np.float64
+            assert got.tolist() == expected
+    finally:
+        chrf.set_num_threads(None)
+    python_weights = None if weights is None else [exact(w) for w in weights]
+    assert _reference.expected_utility(hyps, refs, python_weights, **settings) == expected
+
+
+@given(pools, st.none() | weight_lists, st.sampled_from(["pairwise", "aggregate"]))
+def test_mbr_chooses_the_first_of_highest_utility(
+    pool: list[str], weights: list[Any] | None, method: str
+) -> None:
+    pool = pool + pool[::-1]  # ties: each text twice
+    weights = one_per_reference(weights, pool)
+    result = chrf.mbr(pool, weights=weights, method=method, word_order=2)  # type: ignore[arg-type]
+    if method == "pairwise":
+        utilities = oracle(pool, pool, weights, word_order=2)
+    else:
+        utilities = chrf.aggregate(pool, pool, weights=weights, word_order=2).tolist()
+    assert result.utilities.tolist() == utilities
+    assert result.index == utilities.index(max(utilities))
+    assert result.hypothesis == pool[result.index]
+
+
+def held_out(wmt_dir: Path, count: int) -> list[str]:
+    """Sentences of a test set no other test here reads: en-uk's two systems, interleaved."""
+    folder = wmt_dir / "generaltest2022.en-uk"
+    systems = sorted(folder.glob("hyp.*.txt"))
+    lines = [path.read_text("utf-8").split("\n") for path in systems[:2]]
+    return [text for pair in zip(*lines, strict=False) for text in pair][:count]
+
+
+def test_exact_on_held_out_sentences(wmt_dir: Path) -> None:
+    pool = held_out(wmt_dir, 300)
+    refs = pool[100:]
+    rng = np.random.default_rng(5)
+    # Model probabilities as float32 (torch's): float64 ones often span more than 64 bits.
+    floats = rng.dirichlet(np.ones(len(refs))).astype(np.float32)
+    ints = rng.integers(0, 2**63, len(refs), dtype=np.uint64)
+    for weights, options in [
+        (None, {}),
+        (floats, {"word_order": 2}),
+        (ints, {"eps_smoothing": True}),
+        ([Fraction(k % 7, 3) for k in range(len(refs))], {"lowercase": True, "beta": 1}),
+    ]:
+        expected = oracle(pool, refs, None if weights is None else list(weights), **options)
+        got = chrf.expected_utility(pool, refs, weights, **options)
+        assert got.tolist() == expected, options
+
+
+def test_mbr_on_held_out_sentences(wmt_dir: Path) -> None:
+    pool = held_out(wmt_dir, 120)
+    result = chrf.mbr(pool)
+    expected = oracle(pool, pool, None)
+    assert result.utilities.tolist() == expected
+    assert result.index == int(np.argmax(expected))
+    aggregated = chrf.mbr(pool, pool[:60], weights=range(1, 61), method="aggregate", word_order=2)
+    scores = chrf.aggregate(pool, pool[:60], weights=range(1, 61), word_order=2)
+    assert aggregated.utilities.tolist() == scores.tolist()
+    assert aggregated.hypothesis == pool[int(np.argmax(scores))]
+
+
+def test_batched_forms_are_the_items_one_by_one() -> None:
+    hyps = [["a cat", "the cat", "a cat"], ["a dog", "dogs", "the dog"]]
+    refs = [["the cat", "cats"], ["dog", "a dog", "", "dogs"]]
+    weights = [[1, 2], None]
+    got = chrf.expected_utility_batched(hyps, refs, weights, word_order=2)
+    assert got.shape == (2, 3)
+    for b in range(2):
+        assert (
+            got[b].tolist()
+            == chrf.expected_utility(hyps[b], refs[b], weights[b], word_order=2).tolist()
+        )
+    results = chrf.mbr_batched(hyps, refs, weights, word_order=2)
+    for b, result in enumerate(results):
+        alone = chrf.mbr(hyps[b], refs[b], weights[b], word_order=2)
+        assert (result.index, result.hypothesis) == (alone.index, alone.hypothesis)
+        assert result.utilities.tolist() == alone.utilities.tolist()
+    self_mbr = chrf.mbr_batched(hyps, method="aggregate")
+    assert [r.index for r in self_mbr] == [chrf.mbr(h, method="aggregate").index for h in hyps]
+    assert chrf.expected_utility_batched([], []).shape == (0, 0)
+    assert chrf.mbr_batched([]) == []
+
+
+def test_empty_hypotheses_and_the_result_type() -> None:
+    assert chrf.expected_utility([], ["a"]).shape == (0,)
+    result = chrf.mbr(["b a", "a b", "a"], lowercase=True)
+    assert isinstance(result, chrf.MBRResult)
+    assert result.hypothesis in {"b a", "a b"}
+    with pytest.raises(AttributeError):
+        result.index = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: chrf.expected_utility(["a"], []), ValueError, "references must not be empty"),
+        (lambda: chrf.expected_utility(["a"], "ab"), TypeError, "references must be a sequence"),
+        (lambda: chrf.expected_utility(["a", 3], ["a"]), TypeError, r"hypotheses\[1\] must be str"),
+        (
+            lambda: chrf.expected_utility(["a"], ["a", None]),
+            TypeError,
+            r"references\[1\] must be str",
+        ),
+        (lambda: chrf.expected_utility(["a"], ["a"], [1, 2]), ValueError, "weights has 2 values"),
+        (
+            lambda: chrf.expected_utility(["a"], ["a"], [-1]),
+            ValueError,
+            r"weights\[0\] must not be negative",
+        ),
+        (
+            lambda: chrf.expected_utility(["a"], ["a", "b"], [0, 0]),
+            ValueError,
+            "must not all be zero",
+        ),
+        (
+            lambda: chrf.expected_utility(["a"], ["a"], ["1"]),
+            TypeError,
+            r"weights\[0\] must be a number",
+        ),
+        (lambda: chrf.expected_utility(["a"], ["a"], beta=-1), ValueError, "beta"),
+        (lambda: chrf.expected_utility(["a"], ["a"], colour=1), TypeError, "colour"),
+        (lambda: chrf.mbr([]), ValueError, "hypotheses must not be empty"),
+        (
+            lambda: chrf.mbr(["a"], method="mean"),
+            ValueError,
+            "method must be 'pairwise' or 'aggregate'",
+        ),
+        (lambda: chrf.mbr(["a"], []), ValueError, "references must not be empty"),
+        (
+            lambda: chrf.mbr(["a", "b"], weights=[1]),
+            ValueError,
+            "weights has 1 values but there are 2",
+        ),
+        (lambda: chrf.mbr_batched([["a"], []]), ValueError, r"hypotheses\[1\] must not be empty"),
+        (lambda: chrf.mbr_batched([["a"], ["b", "c"]]), ValueError, r"hypotheses\[1\] has 2 texts"),
+        (
+            lambda: chrf.expected_utility_batched([["a"]], [[]]),
+            ValueError,
+            r"references\[0\] must not",
+        ),
+        (
+            lambda: chrf.expected_utility_batched([["a"]], [["a"]], [None, None]),
+            ValueError,
+            "weights has 2 items",
+        ),
+        (
+            lambda: chrf.expected_utility_batched([["a", 1]], [["a"]]),
+            TypeError,
+            r"hypotheses\[0\]\[1\] must be str",
+        ),
+    ],
+)
+def test_bad_arguments_are_named(call: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_inputs_are_not_mutated() -> None:
+    hyps, refs, weights = ["a b", "b c"], ["a b", "c"], [Fraction(1, 3), 2.5]
+    copies = (list(hyps), list(refs), list(weights))
+    chrf.mbr(hyps, refs, weights)
+    chrf.expected_utility_batched([hyps], [refs], [weights])
+    assert (hyps, refs, weights) == copies
+
+
+#: A self-MBR pool of 12,000 WMT sentences in a fresh interpreter: its peak resident memory,
+#: and three rows checked against the oracle. The pairwise matrix alone would be 1.15 GB.
+CHILD = textwrap.dedent(
+    """
+    import json, sys
+    from fractions import Fraction
+    from pathlib import Path
+    import chrf
+
+    wmt = Path(sys.argv[1])
+    lines = []
+    for name in ("generaltest2022.en-de", "generaltest2022.en-cs"):
+        for path in sorted((wmt / name).glob("*.txt")):
+            lines += path.read_text("utf-8").rstrip("\\n").split("\\n")
+    pool = lines[:12_000]
+    utilities = chrf.expected_utility(pool, pool)
+    # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child of a large test
+    # process would report its parent's resident memory.
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) * 1024
+    rows = chrf.pairwise(pool[:3], pool).tolist()
+    exact = [float(sum(map(Fraction, row), Fraction(0)) / len(pool)) for row in rows]
+    print(json.dumps({"peak": peak, "size": len(pool), "rows": utilities[:3].tolist(),
+                      "exact": exact}))
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/self/status")
+def test_a_pool_of_12000_stays_within_400_mb(wmt_dir: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(wmt_dir)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout)
+    assert out["size"] == 12_000
+    assert out["rows"] == out["exact"]
+    assert out["peak"] < 400 * 2**20, out["peak"] / 2**20
