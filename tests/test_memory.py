@@ -251,8 +251,8 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 
 def test_resampling_memory_is_flat_in_segments_times_resamples(tmp_path: Path) -> None:
-    # 100,000 segments x 1,000 resamples: drawn whole, as sacreBLEU does, the picks take 800 MB
-    # a draw (the paired test held two: 1.6 GB; 300,000 lines x 2 systems peaked at 4.9 GB).
+    # 100,000 segments x 1,000 resamples: drawn whole, as sacreBLEU draws them, the picks take
+    # 800 MB a draw, and the paired test holds two draws at once.
     rng = random.Random(3)
     words = ["".join(rng.choices("abcdefghij", k=rng.randint(2, 8))) for _ in range(2000)]
     lines = [" ".join(rng.choices(words, k=8)) for _ in range(100_000)]
