@@ -215,13 +215,13 @@ def _twins(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
 
 
 @pytest.mark.parametrize("n", [0, 1, 3, 31, 32, 33, 1000, 4099])
-@pytest.mark.parametrize("elements", [1, 7, 96, 1 << 22])
+@pytest.mark.parametrize("draw_bytes", [1, 7, 96, 32 << 20])
 def test_draws_in_pieces_are_sacrebleus_whole_draws(
-    n: int, elements: int, monkeypatch: pytest.MonkeyPatch
+    n: int, draw_bytes: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # sacreBLEU draws every resample at once; the pieces must be the same numbers, and leave
     # the generator where the whole draw leaves it (the next draw continues the same stream).
-    monkeypatch.setattr(_significance, "DRAW_ELEMENTS", elements)
+    monkeypatch.setattr(_significance, "DRAW_BYTES", draw_bytes)
     for seed in (0, 1, 12345, 2**40, None):
         whole, pieces = _twins(seed)
         for rows in (1, 37, 150):

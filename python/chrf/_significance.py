@@ -8,12 +8,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from chrf import _core
 from chrf._inputs import Corpus
 from chrf._messages import shown
 from chrf._settings import Settings
+
+_core.import_numpy()  # before NumPy's import: a Ctrl-C cannot leave NumPy half imported
+
+import numpy as np  # noqa: E402
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -112,15 +114,15 @@ class Progress:
 #: Resamples or trials per call into Rust: small enough for a smooth progress bar.
 CHUNK = 100
 
-#: Random draws (segments x resamples) held at a time: 32 MiB of picks, whatever the number of
-#: segments and resamples. sacreBLEU draws them all at once (8 bytes each: gigabytes for a few
-#: hundred thousand segments); drawn in pieces from the same generator they are the same numbers.
-DRAW_ELEMENTS = 1 << 22
+#: Bytes of random draws (segments x resamples) held at a time, whatever the number of
+#: segments and resamples. sacreBLEU draws them all at once (gigabytes for a few hundred
+#: thousand segments); drawn in pieces from the same generator they are the same numbers.
+DRAW_BYTES = 32 << 20
 
 
-def rows_per_draw(n: int) -> int:
-    """Resamples (rows of ``n`` draws) drawn at a time."""
-    return max(1, min(CHUNK, DRAW_ELEMENTS // max(n, 1)))
+def rows_per_draw(n: int, item_bytes: int = 8) -> int:
+    """Resamples or trials (rows of ``n`` draws of ``item_bytes`` each) drawn at a time."""
+    return max(1, min(CHUNK, DRAW_BYTES // (max(n, 1) * item_bytes)))
 
 
 def resample_picks(rng: np.random.Generator, n: int, n_samples: int) -> Iterator[NDArray[Any]]:
@@ -142,7 +144,7 @@ def swap_draws(rng: np.random.Generator, n: int, n_trials: int) -> Iterator[NDAr
     pieces of any other length would shift the stream: the booleans are drawn in whole 32-bit
     words, and the rows cut from them, what a row leaves over kept for the next.
     """
-    rows = rows_per_draw(n)
+    rows = rows_per_draw(n, item_bytes=1)
     pending = np.empty(0, dtype=bool)
     for start in range(0, n_trials, rows):
         count = min(rows, n_trials - start)
