@@ -145,10 +145,13 @@ def _wait_for_imports() -> None:
 def _imports_under_way() -> list[str]:
     """NumPy and chrf's modules being imported: in sys.modules and not done, or not yet there
     but with their import lock taken (a thread that took it is still finding the module)."""
-    locked = getattr(importlib._bootstrap, "_module_locks", {})
-    names = {name for name in list(locked) if _watched(name)}
-    names.update(name for name in list(sys.modules) if _watched(name) and _initializing(name))
-    return sorted(names)
+    names = [name for name in list(sys.modules) if name.startswith("chrf.") or name == "numpy"]
+    under_way = [name for name in names if _initializing(name) and _waited_for(name)]
+    locked = getattr(importlib._bootstrap, "_module_locks", None)
+    if locked:  # empty unless an import is under way somewhere
+        names = [name for name in list(locked) if name.startswith("chrf.") or name == "numpy"]
+        under_way += [name for name in names if _waited_for(name) and name not in under_way]
+    return under_way
 
 
 #: Not waited for: they import frameworks that log as they load, and logging's own before-fork
@@ -157,8 +160,8 @@ def _imports_under_way() -> list[str]:
 _NOT_WAITED_FOR = ("chrf.dask", "chrf.torchmetrics")
 
 
-def _watched(name: str) -> bool:
-    return (name == "numpy" or name.startswith("chrf.")) and not name.startswith(_NOT_WAITED_FOR)
+def _waited_for(name: str) -> bool:
+    return not name.startswith(_NOT_WAITED_FOR)
 
 
 def _initializing(name: str) -> bool:
