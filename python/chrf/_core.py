@@ -188,11 +188,13 @@ def max_thread_count() -> int:
     return _chrf.max_thread_count()
 
 
-def import_numpy() -> None:
-    """Imports NumPy on a thread of its own, where a Ctrl-C cannot land in the import (which
-    would leave NumPy half made, and refusing to load again): modules that use NumPy call this
-    before their ``import numpy``. The Ctrl-C then comes as ``KeyboardInterrupt`` here."""
-    _chrf.import_numpy()
+def import_numpy(module: str = "numpy") -> None:
+    """Imports NumPy, and ``module`` of NumPy's, on a thread of its own, where a Ctrl-C cannot
+    land in the import (which would leave NumPy half made and refusing to load again, or lose
+    the Ctrl-C): modules that use NumPy call this before their ``import numpy``, naming the
+    modules NumPy imports on first use (``numpy.random``). The Ctrl-C then comes as
+    ``KeyboardInterrupt`` here."""
+    _chrf.import_numpy(module)
 
 
 def hold_numpy_for_fork() -> None:

@@ -13,7 +13,8 @@ from chrf._inputs import Corpus
 from chrf._messages import shown
 from chrf._settings import Settings
 
-_core.import_numpy()  # before NumPy's import: a Ctrl-C cannot leave NumPy half imported
+# Before NumPy's import (numpy.random is imported on first use): see _core.import_numpy.
+_core.import_numpy("numpy.random")
 
 import numpy as np  # noqa: E402
 

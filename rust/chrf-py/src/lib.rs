@@ -197,11 +197,31 @@ static NUMPY_READY: AtomicBool = AtomicBool::new(false);
 /// held by a thread the child does not have, and the child's first array would wait forever.
 static NUMPY_PREPARING: Mutex<()> = Mutex::new(());
 
-/// Makes NumPy ready as [`numpy_ready`] does, for the Python modules that use NumPy themselves:
-/// imported first through here, NumPy is whole whenever a Ctrl-C comes.
+/// Makes NumPy ready as [`numpy_ready`] does, then imports `module` (one of NumPy's modules that
+/// NumPy imports only when first used, `numpy.random` say) the same way: for the Python modules
+/// that use NumPy themselves. Imported first through here, the modules are whole whenever a
+/// Ctrl-C comes (landing in an extension module's import, one was lost, or broke the module).
 #[pyfunction]
-fn import_numpy(py: Python<'_>) -> PyResult<()> {
-    numpy_ready(py)
+fn import_numpy(py: Python<'_>, module: &str) -> PyResult<()> {
+    numpy_ready(py)?;
+    let import = || Python::attach(|py| py.import(module).map(drop));
+    py.detach(|| on_own_thread(import))?;
+    py.check_signals()
+}
+
+/// Runs `work` on a thread of its own, where Python runs no signal handler (see
+/// [`numpy_ready`]), and waits for it.
+fn on_own_thread(work: impl FnOnce() -> PyResult<()> + Send) -> PyResult<()> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("chrf-numpy".into())
+            .spawn_scoped(scope, work)
+            .map_err(|error| {
+                PyRuntimeError::new_err(format!("could not start a thread to load NumPy: {error}"))
+            })?
+            .join()
+            .map_err(|panic| internal_error(panic.as_ref()))?
+    })
 }
 
 /// Imports NumPy and looks up its C API on a thread of its own, once (called without the GIL).
@@ -212,7 +232,7 @@ fn prepare_numpy() -> PyResult<()> {
     if NUMPY_READY.load(Ordering::Acquire) {
         return Ok(()); // another thread made it ready while this one waited
     }
-    let prepare = || {
+    on_own_thread(|| {
         Python::attach(|py| {
             py.import("numpy")?;
             catch_unwind(AssertUnwindSafe(|| {
@@ -220,16 +240,7 @@ fn prepare_numpy() -> PyResult<()> {
             }))
             .map_err(|panic| internal_error(panic.as_ref()))
         })
-    };
-    let prepared = std::thread::Builder::new()
-        .name("chrf-numpy".into())
-        .spawn(prepare)
-        .map_err(|error| {
-            PyRuntimeError::new_err(format!("could not start a thread to load NumPy: {error}"))
-        })?
-        .join()
-        .map_err(|panic| internal_error(panic.as_ref()))?;
-    prepared?;
+    })?;
     NUMPY_READY.store(true, Ordering::Release);
     Ok(())
 }
