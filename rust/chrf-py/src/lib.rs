@@ -200,7 +200,7 @@ static NUMPY_PREPARING: Mutex<()> = Mutex::new(());
 /// Makes NumPy ready as [`numpy_ready`] does, then imports `module` (one of NumPy's modules that
 /// NumPy imports only when first used, `numpy.random` say) the same way: for the Python modules
 /// that use NumPy themselves. Imported first through here, the modules are whole whenever a
-/// Ctrl-C comes (landing in an extension module's import, one was lost, or broke the module).
+/// Ctrl-C comes: one landing in an extension module's import can be lost, or break the module.
 #[pyfunction]
 fn import_numpy(py: Python<'_>, module: &str) -> PyResult<()> {
     numpy_ready(py)?;
