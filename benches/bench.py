@@ -2,7 +2,8 @@
 
     python3 -m pip install -e '.[bench]' && python3 benches/bench.py
 
-Inputs: the WMT22 test sets of ../shared/data/wmt (system outputs against their references) and
+Inputs: the WMT22 test sets (benches/wmt_data.py finds them: $CHRF_DATA/wmt, ../shared/data/wmt,
+else the excerpts bundled in tests/data/wmt) (system outputs against their references) and
 MBR sample pools of 64, 256 and 1024 variants of a WMT reference, generated with a fixed seed.
 Every timing is the best of several runs (after a warm-up); every comparison also checks that the
 numbers agree, so a speed-up can never come from computing something else. Prints a Markdown
@@ -15,7 +16,6 @@ import argparse
 import os
 import platform
 import random
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +27,7 @@ import fastchrf
 import numpy as np
 import sacrebleu
 from sacrebleu.metrics import CHRF as SacreCHRF
+from wmt_data import wmt_dir
 
 import chrf
 
@@ -41,13 +42,6 @@ def versions() -> str:
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs, "
         f"chrf threads {chrf.get_num_threads()}"
     )
-
-
-def data_dir() -> Path:
-    for parent in ROOT.parents:
-        if (parent / "shared" / "data" / "wmt").is_dir():
-            return parent / "shared" / "data" / "wmt"
-    sys.exit("benches/bench.py needs ../shared/data/wmt")
 
 
 def read_lines(path: Path) -> list[str]:
@@ -240,7 +234,7 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="fewer sets and pool sizes")
     args = parser.parse_args()
-    wmt = data_dir()
+    wmt = wmt_dir()
     sets = (
         ["generaltest2022.en-de", "generaltest2022.en-zh"]
         if args.quick

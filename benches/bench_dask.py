@@ -17,6 +17,7 @@ from pathlib import Path
 
 import dask.bag as db
 from distributed import Client, LocalCluster
+from wmt_data import wmt_dir
 
 import chrf
 import chrf.dask
@@ -28,8 +29,7 @@ def split(line: str) -> list[str]:
 
 def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 250
-    data = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(__file__).parents[2] / "shared/data"
-    folder = data / "wmt" / "generaltest2022.en-de"
+    folder = wmt_dir(sys.argv[2] if len(sys.argv) > 2 else None) / "generaltest2022.en-de"
     hyps = (folder / "hyp.Online-B.txt").read_text("utf-8").split("\n")[:-1] * repeats
     refs = (folder / "ref.A.txt").read_text("utf-8").split("\n")[:-1] * repeats
     with tempfile.TemporaryDirectory() as tmp:

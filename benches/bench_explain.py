@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from wmt_data import wmt_dir
+
 import chrf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +37,7 @@ HEADER = "| test set | segments | score | explain top=10 | explain all | CPU, 1 
 
 
 def main() -> None:
-    wmt = next(p / "shared/data/wmt" for p in ROOT.parents if (p / "shared/data/wmt").is_dir())
+    wmt = wmt_dir()
     print(f"threads: {chrf.get_num_threads()} (of {os.cpu_count()} CPUs); times in seconds")
     print(HEADER)
     print("|---|---|---|---|---|---|")

@@ -2,26 +2,25 @@
 
     python3 -m pip install -e '.[test,integrations]' && python3 benches/bench_torchmetrics.py [DATA]
 
-DATA is the folder holding wmt/ (default: ../shared/data). Both metrics get the whole system in
-one update (chrF++, torchmetrics' default); the script prints each time and score, and
-sacreBLEU's score, which chrf's must equal.
+DATA is the folder holding wmt/ (default: benches/wmt_data.py's choice). Both metrics get the
+whole system in one update (chrF++, torchmetrics' default); the script prints each time and
+score, and sacreBLEU's score, which chrf's must equal.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 from sacrebleu.metrics import CHRF
 from torchmetrics.text import CHRFScore as TorchmetricsCHRFScore
+from wmt_data import wmt_dir
 
 from chrf.torchmetrics import CHRFScore
 
 
 def main() -> None:
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[2] / "shared/data"
-    folder = data / "wmt" / "generaltest2022.en-de"
+    folder = wmt_dir(sys.argv[1] if len(sys.argv) > 1 else None) / "generaltest2022.en-de"
     hyps = (folder / "hyp.Online-B.txt").read_text("utf-8").split("\n")[:-1]
     refs = (folder / "ref.A.txt").read_text("utf-8").split("\n")[:-1]
     target = [[ref] for ref in refs]

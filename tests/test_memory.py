@@ -8,15 +8,19 @@ instead of killing the run.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import chrf
+from chrf import _significance
 from chrf._settings import Options
 
 MIB = 2**20
@@ -200,3 +204,70 @@ def test_orders_past_every_text_match_sacrebleu(eps_smoothing: bool) -> None:
     for i, h in enumerate(hyps):
         for j, r in enumerate(refs[0]):
             assert pairs[i, j] == metric.sentence_score(h, [r]).score
+
+
+def _twins(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
+    """Two generators in the same state: for seed None ("none", sacreBLEU's fresh entropy, and
+    what a seed of 0 gives every system), the second copies the first's state."""
+    first = np.random.default_rng(seed)
+    second = np.random.default_rng(seed)
+    second.bit_generator.state = first.bit_generator.state
+    return first, second
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 31, 32, 33, 1000, 4099])
+@pytest.mark.parametrize("draw_bytes", [1, 7, 96, 32 << 20])
+def test_draws_in_pieces_are_sacrebleus_whole_draws(
+    n: int, draw_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # sacreBLEU draws every resample at once; the pieces must be the same numbers, and leave
+    # the generator where the whole draw leaves it (the next draw continues the same stream).
+    monkeypatch.setattr(_significance, "DRAW_BYTES", draw_bytes)
+    for seed in (0, 1, 12345, 2**40, None):
+        whole, pieces = _twins(seed)
+        for rows in (1, 37, 150):
+            expected = whole.choice(n, size=(rows, n), replace=True)
+            got = list(_significance.resample_picks(pieces, n, rows))
+            assert all(len(chunk) <= _significance.rows_per_draw(n) for chunk in got)
+            assert np.array_equal(np.concatenate(got), expected), (seed, rows)
+            expected_swaps = whole.integers(2, size=(rows, n), dtype=bool)
+            swaps = np.concatenate(list(_significance.swap_draws(pieces, n, rows)))
+            assert swaps.shape == expected_swaps.shape
+            assert np.array_equal(swaps, expected_swaps), (seed, rows)
+
+
+def test_boolean_draws_row_by_row_would_shift_the_stream() -> None:
+    # Why swap_draws draws whole 32-bit words: NumPy drops a call's unused bits.
+    whole = np.random.default_rng(12345).integers(2, size=(40, 33), dtype=bool)
+    rng = np.random.default_rng(12345)
+    row_by_row = np.concatenate([rng.integers(2, size=(1, 33), dtype=bool) for _ in range(40)])
+    assert not np.array_equal(whole, row_by_row)
+
+
+PEAK_OF_CHILD = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def test_resampling_memory_is_flat_in_segments_times_resamples(tmp_path: Path) -> None:
+    # 100,000 segments x 1,000 resamples: drawn whole, as sacreBLEU draws them, the picks take
+    # 800 MB a draw, and the paired test holds two draws at once.
+    rng = random.Random(3)
+    words = ["".join(rng.choices("abcdefghij", k=rng.randint(2, 8))) for _ in range(2000)]
+    lines = [" ".join(rng.choices(words, k=8)) for _ in range(100_000)]
+    for name, shift in (("ref.txt", 0), ("a.txt", 1), ("b.txt", 2)):
+        (tmp_path / name).write_text("\n".join(lines[shift:] + lines[:shift]) + "\n", "utf-8")
+
+    def peak_kib(*args: str) -> int:
+        command = [sys.executable, "-c", PEAK_OF_CHILD, sys.executable, "-m", "chrf.cli"]
+        done = subprocess.run(
+            [*command, "ref.txt", "-i", *args], cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout)
+
+    plain = peak_kib("a.txt", "b.txt")
+    for test in (["a.txt", "--confidence"], ["a.txt", "b.txt", "--paired-bs"]):
+        assert peak_kib(*test, "-q") - plain < 256 * 1024, test

@@ -25,7 +25,7 @@ def without_version(signature: str) -> str:
 @pytest.fixture(scope="module")
 def wmt_cases(wmt_dir: Path) -> list[Case]:
     found = list(cases(wmt_dir))
-    assert len(found) >= 100
+    assert len(found) >= 60  # 68 in the bundled sets, 114 in the full ones
     return found
 
 

@@ -1,4 +1,4 @@
-"""The WMT22 test sets of ../shared/data/wmt with sacreBLEU 2.6.0's expected numbers."""
+"""WMT22 test sets with sacreBLEU 2.6.0's expected numbers: tests/data/wmt, or the full sets."""
 
 from __future__ import annotations
 

@@ -13,7 +13,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from chrf._core import VERSION
-from chrf._threads import configure_from_environment, get_num_threads, set_num_threads
+from chrf._threads import (
+    configure_from_environment,
+    get_num_threads,
+    register_fork_hook,
+    set_num_threads,
+)
 
 if TYPE_CHECKING:
     from chrf._api import components, score, statistics
@@ -119,3 +124,4 @@ def __dir__() -> list[str]:
 
 
 configure_from_environment()
+register_fork_hook()

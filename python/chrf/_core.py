@@ -202,6 +202,25 @@ def max_thread_count() -> int:
     return _chrf.max_thread_count()
 
 
+def import_numpy(module: str = "numpy") -> None:
+    """Imports NumPy, and ``module`` of NumPy's, on a thread of its own, where a Ctrl-C cannot
+    land in the import (which would leave NumPy half made and refusing to load again, or lose
+    the Ctrl-C): modules that use NumPy call this before their ``import numpy``, naming the
+    modules NumPy imports on first use (``numpy.random``). The Ctrl-C then comes as
+    ``KeyboardInterrupt`` here."""
+    _chrf.import_numpy(module)
+
+
+def hold_numpy_for_fork() -> None:
+    """Waits while another thread makes NumPy ready for the core, and keeps any from starting
+    until :func:`release_numpy_after_fork` (see ``_threads.before_fork``)."""
+    _chrf.hold_numpy_for_fork()
+
+
+def release_numpy_after_fork() -> None:
+    _chrf.release_numpy_after_fork()
+
+
 def aligned_files(paths: list[str], chunk_lines: int) -> _chrf.AlignedFiles:
     """UTF-8 files read, split into lines and scored in the core (the command line's fast path)."""
     return _chrf.AlignedFiles(paths, chunk_lines)

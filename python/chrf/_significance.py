@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from chrf import _core
 from chrf._inputs import Corpus
 from chrf._messages import shown
 from chrf._settings import Settings
+
+# Before NumPy's import (numpy.random is imported on first use): see _core.import_numpy.
+_core.import_numpy("numpy.random")
+
+import numpy as np  # noqa: E402
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -53,8 +57,7 @@ def bootstrap_scores(
     """
     seed_text, seed = sacrebleu_seed()
     stats = _core.segment_statistics(settings, c)
-    rng = np.random.default_rng(seed)
-    picks = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
+    picks = resample_picks(np.random.default_rng(seed), len(stats), n_samples)
     values = resampled_values(settings, stats, picks, Progress("bootstrap", n_samples, show))
     if any(isinstance(v, np.float32) for v in values):
         # A resample with no effective order scores a Python 0.0 in sacreBLEU, which then
@@ -112,20 +115,79 @@ class Progress:
 #: Resamples or trials per call into Rust: small enough for a smooth progress bar.
 CHUNK = 100
 
+#: Bytes of random draws (segments x resamples) held at a time, whatever the number of
+#: segments and resamples. sacreBLEU draws them all at once (gigabytes for a few hundred
+#: thousand segments); drawn in pieces from the same generator they are the same numbers.
+DRAW_BYTES = 32 << 20
+
+
+def rows_per_draw(n: int, item_bytes: int = 8) -> int:
+    """Resamples or trials (rows of ``n`` draws of ``item_bytes`` each) drawn at a time."""
+    return max(1, min(CHUNK, DRAW_BYTES // (max(n, 1) * item_bytes)))
+
+
+def resample_picks(rng: np.random.Generator, n: int, n_samples: int) -> Iterator[NDArray[Any]]:
+    """sacreBLEU's ``rng.choice(n, size=(n_samples, n), replace=True)``, a few rows at a time.
+
+    The same numbers in the same order: NumPy draws each index in turn from the generator's
+    stream, and keeps whatever it buffers in the generator, so drawing the rows in pieces
+    continues exactly where the previous piece stopped (tests/test_memory.py compares them).
+    """
+    rows = rows_per_draw(n)
+    for start in range(0, n_samples, rows):
+        yield rng.choice(n, size=(min(rows, n_samples - start), n), replace=True)
+
+
+def swap_draws(rng: np.random.Generator, n: int, n_trials: int) -> Iterator[NDArray[np.bool_]]:
+    """sacreBLEU's ``rng.integers(2, size=(n_trials, n), dtype=bool)``, a few rows at a time.
+
+    NumPy makes 32 booleans of each 32-bit draw and drops the bits a call leaves unused, so
+    pieces of any other length would shift the stream: the booleans are drawn in whole 32-bit
+    words, and the rows cut from them, what a row leaves over kept for the next.
+    """
+    rows = rows_per_draw(n, item_bytes=1)
+    pending = np.empty(0, dtype=bool)
+    for start in range(0, n_trials, rows):
+        count = min(rows, n_trials - start)
+        missing = count * n - len(pending)
+        if missing > 0:
+            words = -(-missing // 32)
+            pending = np.concatenate([pending, rng.integers(2, size=32 * words, dtype=bool)])
+        yield pending[: count * n].reshape(count, n)
+        pending = pending[count * n :]
+
+
+class Resampled:
+    """Scores of resamples as they come, then as the NumPy array sacreBLEU builds from its
+    Score objects: float32 values, and Python floats where a resample has no effective order."""
+
+    def __init__(self, settings: Settings, stats: NDArray[np.uint64]) -> None:
+        self.settings, self.stats = settings, stats
+        self.values: list[float] = []
+        self.flags: list[bool] = []
+
+    def add(self, picks: NDArray[Any]) -> None:
+        v, f = _core.resampled_scores(self.settings, self.stats, np.ascontiguousarray(picks))
+        self.values += v.tolist()
+        self.flags += f.tolist()
+
+    def array(self) -> NDArray[Any]:
+        pairs = zip(self.values, self.flags, strict=True)
+        return np.array([np.float32(v) if f else v for v, f in pairs])
+
 
 def resampled_values(
-    settings: Settings, stats: NDArray[np.uint64], picks: NDArray[np.int64], progress: Progress
+    settings: Settings,
+    stats: NDArray[np.uint64],
+    picks: Iterable[NDArray[Any]],
+    progress: Progress,
 ) -> NDArray[Any]:
-    """The resampled scores as the NumPy array sacreBLEU builds from its Score objects: float32
-    values, and Python floats where a resample has no effective order."""
-    values, flags = [], []
-    for start in range(0, len(picks), CHUNK):
-        chunk = np.ascontiguousarray(picks[start : start + CHUNK])
-        v, f = _core.resampled_scores(settings, stats, chunk)
-        values += v.tolist()
-        flags += f.tolist()
+    """The scores of the resamples whose rows ``picks`` yields, as :class:`Resampled` holds them."""
+    scores = Resampled(settings, stats)
+    for chunk in picks:
+        scores.add(chunk)
         progress.advance(len(chunk))
-    return np.array([np.float32(v) if f else v for v, f in zip(values, flags, strict=True)])
+    return scores.array()
 
 
 def _total_score(settings: Settings, stats: NDArray[np.uint64]) -> float:
@@ -143,18 +205,21 @@ def paired_bootstrap(
     bl_stats = _core.segment_statistics(settings, baseline)
     n = len(bl_stats)
     bl_score = _total_score(settings, bl_stats)
-    picks = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
+    picks = resample_picks(np.random.default_rng(seed), n, n_samples)
     mean, ci = estimate_ci(resampled_values(settings, bl_stats, picks, progress))
     results = [Result(bl_score, mean=mean, ci=ci)]
     for system in systems:
         # sacreBLEU draws again for every system, from a generator seeded alike (unless the
         # seed is 0 or "none", in which case each draw is fresh).
         rng = np.random.default_rng(seed if seed else None)
-        picks = rng.choice(n, size=(n_samples, n), replace=True)
         sys_stats = _core.segment_statistics(settings, system)
         sys_score = _total_score(settings, sys_stats)
-        scores_bl = resampled_values(settings, bl_stats, picks, progress)
-        scores_sys = resampled_values(settings, sys_stats, picks, progress)
+        resampled_bl, resampled_sys = Resampled(settings, bl_stats), Resampled(settings, sys_stats)
+        for chunk in resample_picks(rng, n, n_samples):
+            resampled_bl.add(chunk)
+            resampled_sys.add(chunk)
+            progress.advance(2 * len(chunk))
+        scores_bl, scores_sys = resampled_bl.array(), resampled_sys.array()
         sys_mean, sys_ci = estimate_ci(scores_sys)
         sample_diffs = np.abs(scores_sys - scores_bl)
         stats = sample_diffs - sample_diffs.mean()
@@ -175,13 +240,12 @@ def paired_randomization(
     results = [Result(bl_score)]
     for system in systems:
         rng = np.random.default_rng(seed if seed else None)
-        swaps = rng.integers(2, size=(n_trials, len(bl_stats)), dtype=bool)
         sys_stats = _core.segment_statistics(settings, system)
         sys_score = _total_score(settings, sys_stats)
         scores_a, scores_b = [], []
-        for start in range(0, n_trials, CHUNK):
-            chunk = np.ascontiguousarray(swaps[start : start + CHUNK])
-            a, b = _core.randomization_scores(settings, bl_stats, sys_stats, chunk)
+        for chunk in swap_draws(rng, len(bl_stats), n_trials):
+            swaps = np.ascontiguousarray(chunk)
+            a, b = _core.randomization_scores(settings, bl_stats, sys_stats, swaps)
             scores_a.append(a)
             scores_b.append(b)
             progress.advance(len(chunk))

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import _imp
+import contextlib
+import importlib
+import importlib._bootstrap
 import operator
 import os
 import sys
@@ -89,4 +93,86 @@ def configure_from_environment() -> None:
             f"{max_num_threads()}; using {get_num_threads()} threads",
             RuntimeWarning,
             stacklevel=2,
+        )
+
+
+def before_fork() -> None:
+    """Lets another thread's import of NumPy or of chrf's own modules finish before a fork.
+
+    Python copies a module's import lock into a forked child as it is: held, if a thread was
+    importing the module, by a thread the child does not have, so the child's first use of the
+    module would wait forever. This waits for those imports (importing a module whose import
+    is under way waits for it), then holds Python's import lock and the core's preparation of
+    NumPy until the fork is done (:func:`after_fork`), so that none starts in between: the
+    child gets whole modules and free locks. Nothing is waited for while a lock is held, as an
+    import under way may need it.
+    """
+    for _ in range(3):  # waiting gives up the GIL: another import may start meanwhile
+        _wait_for_imports()
+        _hold_imports()
+        if not _imports_under_way():
+            return
+        after_fork()
+    _hold_imports()  # still importing (this thread, say): hold what can be held
+
+
+def after_fork() -> None:
+    """In the parent and in the child, after a fork: undoes :func:`before_fork`'s hold."""
+    if _held_imports:
+        _held_imports.pop()
+        with contextlib.suppress(RuntimeError):  # a child whose import lock was made anew
+            _imp.release_lock()
+    _core.release_numpy_after_fork()
+
+
+#: Whether :func:`before_fork` holds Python's import lock (a list, for a flag without `global`).
+_held_imports: list[bool] = []
+
+
+def _hold_imports() -> None:
+    _core.hold_numpy_for_fork()
+    _imp.acquire_lock()  # no module lock can be taken meanwhile
+    _held_imports.append(True)
+
+
+def _wait_for_imports() -> None:
+    for name in _imports_under_way():
+        # A failed import is its importer's to report, not the fork's.
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
+def _imports_under_way() -> list[str]:
+    """NumPy and chrf's modules being imported: in sys.modules and not done, or not yet there
+    but with their import lock taken (a thread that took it is still finding the module)."""
+    names = [name for name in list(sys.modules) if name.startswith("chrf.") or name == "numpy"]
+    under_way = [name for name in names if _initializing(name) and _waited_for(name)]
+    locked = getattr(importlib._bootstrap, "_module_locks", None)
+    if locked:  # empty unless an import is under way somewhere
+        names = [name for name in list(locked) if name.startswith("chrf.") or name == "numpy"]
+        under_way += [name for name in names if _waited_for(name) and name not in under_way]
+    return under_way
+
+
+#: Not waited for: they import frameworks that log as they load, and logging's own before-fork
+#: hook may hold the lock they would wait for (a deadlock in the parent instead of a hang in the
+#: child).
+_NOT_WAITED_FOR = ("chrf.dask", "chrf.torchmetrics")
+
+
+def _waited_for(name: str) -> bool:
+    return not name.startswith(_NOT_WAITED_FOR)
+
+
+def _initializing(name: str) -> bool:
+    spec = getattr(sys.modules.get(name), "__spec__", None)
+    return bool(getattr(spec, "_initializing", False))
+
+
+def register_fork_hook() -> None:
+    """Runs :func:`before_fork` before every ``os.fork`` of this process, and :func:`after_fork`
+    after it (POSIX)."""
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(
+            before=before_fork, after_in_parent=after_fork, after_in_child=after_fork
         )

@@ -118,8 +118,10 @@ impl<'t> Distinct<'t> {
 }
 
 impl Bags {
-    fn new(texts: &[&str], settings: &Settings) -> Result<Self, ChrfError> {
-        let units = units_of(texts, settings)?;
+    /// The bags of the texts. The preparation of a whole batch takes seconds on large ones:
+    /// it checks `interrupt` text by text and order by order.
+    fn new(texts: &[&str], settings: &Settings, interrupt: &Interrupt) -> Result<Self, ChrfError> {
+        let units = units_of(texts, settings, interrupt)?;
         let mut lengths = Vec::new();
         reserve(&mut lengths, texts.len())?;
         lengths.extend((0..texts.len()).map(|t| units.each_ref().map(|kind| kind.span(t).len())));
@@ -134,8 +136,8 @@ impl Bags {
             interned[kind] = interner.orders(
                 &units[kind],
                 max_order,
-                &mut ids_per_text,
-                &mut order_starts,
+                (&mut ids_per_text, &mut order_starts),
+                interrupt,
             )?;
         }
         drop(units);
@@ -143,6 +145,7 @@ impl Bags {
         let texts = ids_per_text
             .into_par_iter()
             .map(|mut ids| {
+                interrupt.check()?;
                 ids.sort_unstable();
                 let orders = order_spans(&ids, &order_starts)?;
                 Ok(TextBag { ids, orders })
@@ -187,7 +190,11 @@ impl Units {
 }
 
 /// The units of the texts: code points for character n-grams, token ids for word n-grams.
-fn units_of(texts: &[&str], settings: &Settings) -> Result<[Units; KINDS], ChrfError> {
+fn units_of(
+    texts: &[&str],
+    settings: &Settings,
+    interrupt: &Interrupt,
+) -> Result<[Units; KINDS], ChrfError> {
     let mut kinds: [Units; KINDS] = Default::default();
     let [chars, tokens] = &mut kinds;
     reserve(&mut chars.ends, texts.len())?;
@@ -198,6 +205,7 @@ fn units_of(texts: &[&str], settings: &Settings) -> Result<[Units; KINDS], ChrfE
     }
     let mut words = FxHashMap::default();
     for text in texts {
+        interrupt.check()?;
         if settings.char_order() > 0 {
             for_each_char_unit(text, settings.include_whitespace, |unit| {
                 chars.units.push(unit)
@@ -255,8 +263,8 @@ impl Interner {
         &mut self,
         units: &Units,
         max_order: usize,
-        ids_per_text: &mut [Vec<u32>],
-        order_starts: &mut Vec<u32>,
+        (ids_per_text, order_starts): (&mut [Vec<u32>], &mut Vec<u32>),
+        interrupt: &Interrupt,
     ) -> Result<usize, ChrfError> {
         let texts = ids_per_text.len();
         let longest = (0..texts).map(|t| units.span(t).len()).max().unwrap_or(0);
@@ -265,15 +273,16 @@ impl Interner {
         }
         refill(&mut self.windows, units.units.len(), NO_WINDOW)?;
         for n in 1..=max_order.min(longest) {
-            self.intern_order(units, n)?;
+            self.intern_order(units, n, interrupt)?;
             let base = order_starts.last().copied().unwrap_or(0);
-            let count = self.number_shared(units, base)?;
+            let count = self.number_shared(units, base, interrupt)?;
             if count == 0 {
                 // No shared n-gram of order n: none of any higher order either.
                 return Ok(n - 1);
             }
             push(order_starts, base + count)?;
             for (t, ids) in ids_per_text.iter_mut().enumerate() {
+                interrupt.check()?;
                 let windows = &mut self.windows[units.span(t)];
                 for window in windows.iter_mut().filter(|w| **w != NO_WINDOW) {
                     *window = self.batch_id[*window as usize];
@@ -290,9 +299,15 @@ impl Interner {
 
     /// The windows of order n of every text, in place: all of them for n = 1, else the
     /// shared windows of order n - 1 grown by one unit.
-    fn intern_order(&mut self, units: &Units, n: usize) -> Result<(), ChrfError> {
+    fn intern_order(
+        &mut self,
+        units: &Units,
+        n: usize,
+        interrupt: &Interrupt,
+    ) -> Result<(), ChrfError> {
         self.map.clear();
         for t in 0..units.ends.len() {
+            interrupt.check()?;
             let span = units.span(t);
             let (text, windows) = (&units.units[span.clone()], &mut self.windows[span]);
             let starts = text.len().saturating_sub(n - 1);
@@ -313,11 +328,17 @@ impl Interner {
 
     /// Gives the ids of the order found in two texts or more batch-wide ids from `base` on,
     /// in `batch_id` ([`NO_WINDOW`] for the others); returns how many there are.
-    fn number_shared(&mut self, units: &Units, base: u32) -> Result<u32, ChrfError> {
+    fn number_shared(
+        &mut self,
+        units: &Units,
+        base: u32,
+        interrupt: &Interrupt,
+    ) -> Result<u32, ChrfError> {
         let ids = self.map.len();
         refill(&mut self.last_text, ids, 0)?;
         refill(&mut self.shared, ids, false)?;
         for t in 0..units.ends.len() {
+            interrupt.check()?;
             let mark = t as u32 + 1;
             for &id in self.windows[units.span(t)]
                 .iter()
@@ -407,9 +428,11 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     out: &mut [f64],
 ) -> Result<(), ChrfError> {
     let distinct = Distinct::new(hypotheses, references)?;
-    let bags = Bags::new(&distinct.texts, settings)?;
+    let bags = Bags::new(&distinct.texts, settings, interrupt)?;
     let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+    interrupt.check()?;
     let postings = Postings::new(&bags, &unique_refs)?;
+    interrupt.check()?;
     let column_of = position_in(&unique_refs, distinct.texts.len())?;
     let first_row = position_in(&distinct.hypotheses, distinct.texts.len())?;
     let is_first = |row: usize| first_row[distinct.hypotheses[row] as usize] == row;
@@ -463,11 +486,14 @@ impl<'t> PairwiseRows<'t> {
         hypotheses: &'t [S],
         references: &'t [S],
         settings: &'t Settings,
+        interrupt: &Interrupt,
     ) -> Result<Self, ChrfError> {
         let distinct = Distinct::new(hypotheses, references)?;
-        let bags = Bags::new(&distinct.texts, settings)?;
+        let bags = Bags::new(&distinct.texts, settings, interrupt)?;
         let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+        interrupt.check()?;
         let postings = Postings::new(&bags, &unique_refs)?;
+        interrupt.check()?;
         Ok(Self {
             distinct,
             bags,
@@ -765,7 +791,7 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
     let mut out = filled(hypotheses.len(), 0.0)?;
     pool::run(|| {
         let distinct = Distinct::new(hypotheses, references)?;
-        let bags = Bags::new(&distinct.texts, settings)?;
+        let bags = Bags::new(&distinct.texts, settings, interrupt)?;
         aggregate_in_pool(&distinct, &bags, weights, (settings, interrupt), &mut out)
     })??;
     Ok(out)
@@ -779,6 +805,7 @@ fn aggregate_in_pool(
     out: &mut [f64],
 ) -> Result<(), ChrfError> {
     let mean = MeanBag::new(bags, &distinct.references, weights, settings)?;
+    interrupt.check()?;
     let unique_hyps = dedup(&distinct.hypotheses, distinct.texts.len())?;
     let mut scores = filled(unique_hyps.len(), 0.0)?;
     scores.par_iter_mut().zip(&unique_hyps).try_for_each_init(
@@ -989,6 +1016,20 @@ mod tests {
                     .join(" ")
             })
             .collect()
+    }
+
+    #[test]
+    fn the_preparation_of_a_batch_stops_at_a_raised_interrupt() {
+        let texts = texts();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
+        let raised = Interrupt::default();
+        raised.raise();
+        assert!(matches!(
+            Bags::new(&texts, &settings, &raised),
+            Err(ChrfError::Cancelled)
+        ));
+        assert!(Bags::new(&texts, &settings, &Interrupt::default()).is_ok());
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         interrupt: &Interrupt,
     ) -> Result<Vec<Statistics>, ChrfError> {
         self.per_segment(Statistics::default(), interrupt, |i| {
-            self.statistics_of(i, settings)
+            self.watching_if_long(i, interrupt, || self.statistics_of(i, settings))
         })
     }
 
@@ -83,7 +83,10 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
     ) -> Result<Vec<f64>, ChrfError> {
         self.per_segment(0.0, interrupt, |i| {
             let references = self.references.iter().map(|stream| stream[i].as_ref());
-            segment_score(self.hypotheses[i].as_ref(), references, settings)
+            let hypothesis = self.hypotheses[i].as_ref();
+            self.watching_if_long(i, interrupt, || {
+                segment_score(hypothesis, references, settings)
+            })
         })
     }
 
@@ -136,7 +139,9 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
             interrupt.check()?;
             let references = self.references.iter().map(|stream| stream[i].as_ref());
             let hypothesis = self.hypotheses[i].as_ref();
-            add_segment_statistics(hypothesis, references, settings, &mut sum)?;
+            self.watching_if_long(i, interrupt, || {
+                add_segment_statistics(hypothesis, references, settings, &mut sum)
+            })?;
             Ok(sum)
         };
         if self.runs_inline() {
@@ -153,6 +158,19 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
                 // Integer sums are exact, so the grouping rayon picks cannot change the result.
                 .try_reduce(zeros, |a, b| a.checked_add(&b))
         })?
+    }
+
+    /// Runs the work of segment `i`, watching `interrupt` (see [`pool::watching`]) if the
+    /// segment is long: its passes over the windows poll it. A short one ends well before a
+    /// poll would be due, and is spared the cost of watching.
+    fn watching_if_long<T>(&self, i: usize, interrupt: &Interrupt, work: impl FnOnce() -> T) -> T {
+        let mut texts = std::iter::once(&self.hypotheses[i])
+            .chain(self.references.iter().map(|stream| &stream[i]));
+        if texts.any(|text| text.as_ref().len() > pool::POLL_UNITS) {
+            pool::watching(interrupt, work)
+        } else {
+            work()
+        }
     }
 
     fn statistics_of(&self, i: usize, settings: &Settings) -> Result<Statistics, ChrfError> {

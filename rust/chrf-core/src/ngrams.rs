@@ -17,6 +17,7 @@
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 
 use crate::memory::{held, out_of_memory, refill, reserve, resize_for_overwrite};
+use crate::pool::{poll, POLL_UNITS};
 use crate::ChrfError;
 
 mod bits;
@@ -157,7 +158,7 @@ fn add_sorted_matches(
                 add_counts(matches, counts);
                 Ok(())
             }
-            _ => large.add(steps, matches),
+            _ => large.add(std::iter::once(steps), matches),
         }
     }
 }
@@ -186,25 +187,43 @@ fn tally_packed<K: Key>(
     large: &mut LargeTally,
 ) -> Result<(), ChrfError> {
     if matches.len() <= SMALL_ORDERS {
-        if let Some(counts) = lane_counts(keys, slots, short) {
+        let counts = if short {
+            tally_lanes::<false>(std::iter::once(packed_steps(keys, K::ZERO, slots)))
+        } else {
+            long_lane_counts(keys, slots)?
+        };
+        if let Some(counts) = counts {
             add_counts(matches, counts);
             return Ok(());
         }
     }
-    large.add(packed_steps(keys, K::ZERO, slots), matches)
+    if keys.len() <= LONG_TEXT_WINDOWS {
+        return large.add(std::iter::once(packed_steps(keys, K::ZERO, slots)), matches);
+    }
+    // Long texts in chunks, polled for an interrupt between them.
+    let mut previous = K::ZERO;
+    large.add(
+        keys.chunks(POLL_UNITS).map(|chunk| {
+            let steps = packed_steps(chunk, previous, slots);
+            previous = chunk.last().copied().unwrap_or(previous);
+            steps
+        }),
+        matches,
+    )
 }
 
-/// The tally of sorted keys in 16-bit lanes, or `None` if a lane overflowed.
-fn lane_counts<K: Key>(keys: &[K], slots: &SlotTable, short: bool) -> Option<[u64; SMALL_ORDERS]> {
-    if short {
-        return tally_lanes::<false>(std::iter::once(packed_steps(keys, K::ZERO, slots)));
-    }
+/// The tally in 16-bit lanes of the sorted keys of texts longer than [`LANE_MAX`], or `None` if
+/// a lane overflowed.
+fn long_lane_counts<K: Key>(
+    keys: &[K],
+    slots: &SlotTable,
+) -> Result<Option<[u64; SMALL_ORDERS]>, ChrfError> {
     let mut previous = K::ZERO;
-    tally_lanes::<true>(keys.chunks(FLUSH_STEPS).map(|chunk| {
+    Ok(tally_lanes::<true>(keys.chunks(FLUSH_STEPS).map(|chunk| {
         let steps = packed_steps(chunk, previous, slots);
         previous = chunk.last().copied().unwrap_or(previous);
         steps
-    }))
+    })))
 }
 
 fn add_counts(matches: &mut [u64], counts: [u64; SMALL_ORDERS]) {
@@ -250,7 +269,9 @@ fn tally_lanes<const CHECKED: bool>(
                 lanes.gather_signs();
             }
         }
-        if CHECKED && lanes.overflowed() {
+        // A long text's tally also stops at an interrupt: the 64-bit tally that follows an
+        // overflow polls it again before it does any work.
+        if CHECKED && (lanes.overflowed() || poll().is_err()) {
             return None;
         }
         add(&mut totals, lanes.take_matches());
@@ -293,37 +314,37 @@ impl LargeTally {
     #[inline(never)]
     fn add(
         &mut self,
-        steps: impl Iterator<Item = (usize, usize)>,
+        chunks: impl Iterator<Item = impl Iterator<Item = (usize, usize)>>,
         matches: &mut [u64],
     ) -> Result<(), ChrfError> {
         let max_order = matches.len();
         refill(&mut self.deltas, max_order + 1, 0)?;
         self.open.clear();
+        let (deltas, open) = (&mut self.deltas, &mut self.open);
         let mut depth = 0;
         let mut seen = [0u64; 2];
         let mut seen_before_previous = [0u64; 2];
-        for (shared, side) in steps.chain(std::iter::once((0, 0))) {
+        let mut step = |shared: usize, side: usize| -> Result<(), ChrfError> {
             let shared = shared.min(max_order);
             while depth > shared {
-                let Some(range) = self.open.last_mut() else {
+                let Some(range) = open.last_mut() else {
                     break;
                 };
                 let matched = (seen[0] - range.start[0]).min(seen[1] - range.start[1]);
                 let lowest_closed = range.lowest.max(shared + 1);
                 // Orders lowest_closed..=depth, at indices lowest_closed - 1..depth.
-                self.deltas[lowest_closed - 1] =
-                    self.deltas[lowest_closed - 1].wrapping_add(matched);
-                self.deltas[depth] = self.deltas[depth].wrapping_sub(matched);
+                deltas[lowest_closed - 1] = deltas[lowest_closed - 1].wrapping_add(matched);
+                deltas[depth] = deltas[depth].wrapping_sub(matched);
                 depth = lowest_closed - 1;
                 if range.lowest > shared {
-                    self.open.pop();
+                    open.pop();
                 }
             }
             if depth < shared {
-                if self.open.len() == self.open.capacity() {
-                    reserve(&mut self.open, 1)?;
+                if open.len() == open.capacity() {
+                    reserve(open, 1)?;
                 }
-                self.open.push(OpenRange {
+                open.push(OpenRange {
                     lowest: depth + 1,
                     start: seen_before_previous,
                 });
@@ -331,7 +352,18 @@ impl LargeTally {
             }
             seen_before_previous = seen;
             seen[side & 1] += 1;
+            Ok(())
+        };
+        // A long text comes in chunks, polled for an interrupt between them.
+        for (k, steps) in chunks.enumerate() {
+            if k > 0 {
+                poll()?;
+            }
+            for (shared, side) in steps {
+                step(shared, side)?;
+            }
         }
+        step(0, 0)?;
         // The true prefix sums are counts of windows, so they fit: the wrapping cancels out.
         let mut running = 0u64;
         for (out, delta) in matches.iter_mut().zip(&self.deltas) {
@@ -432,6 +464,9 @@ fn packed_sorted<'k, K: Key>(
     let slots = (slot_bits, max_order);
     push_packed_windows(hyp, slots, [ends[0], K::ZERO], keys);
     push_packed_windows(reference, slots, [ends[1], K::TAG], keys);
+    if keys.len() > LONG_TEXT_WINDOWS {
+        poll()?;
+    }
     let low_bit = K::BITS - slot_bits * max_order as u32;
     let bucket_bits = bucket_bits(keys.len());
     // The bits below the slots (all but the tag) must hold the buckets' bits once shifted.
@@ -483,16 +518,24 @@ fn sort_keys<K: Key>(
     count_buckets(keys, buckets, bucket_bits);
     // The scatter below writes each of the first keys.len() places once.
     resize_for_overwrite(spare, keys.len(), K::ZERO)?;
-    for &key in keys.iter() {
-        let slot = &mut buckets[bucket(key)];
-        spare[*slot as usize] = key;
-        *slot += 1;
+    let long = keys.len() > LONG_TEXT_WINDOWS;
+    // A long text's keys in chunks, polled for an interrupt between them.
+    let chunk = if long { POLL_UNITS } else { keys.len().max(1) };
+    for keys in keys.chunks(chunk) {
+        if long {
+            poll()?;
+        }
+        for &key in keys {
+            let slot = &mut buckets[bucket(key)];
+            spare[*slot as usize] = key;
+            *slot += 1;
+        }
     }
     // Each bucket now ends where the next one started: sort the buckets one by one.
-    if K::RADIX && keys.len() > LONG_TEXT_WINDOWS {
+    if K::RADIX && long {
         // Short windows may have fewer bits than the buckets take.
         let width = (K::BITS - bucket_bits).saturating_sub(low_bit);
-        sort_long_buckets(buckets, [spare, keys], (low_bit, width));
+        sort_long_buckets(buckets, [spare, keys], (low_bit, width))?;
     } else {
         let mut start = 0;
         for &end in buckets.iter() {
@@ -543,25 +586,34 @@ fn sort_narrowed_buckets<K: Key>(
 ) -> Result<(), ChrfError> {
     // The scatter writes each of the first keys.len() places once.
     resize_for_overwrite(narrowed, keys.len(), 0)?;
-    for &key in keys.iter() {
-        let slot = &mut ends[key.top_bits(bucket_bits) as usize];
-        narrowed[*slot as usize] = key.narrow(shift);
-        *slot += 1;
+    for chunk in keys.chunks(POLL_UNITS) {
+        poll()?;
+        for &key in chunk {
+            let slot = &mut ends[key.top_bits(bucket_bits) as usize];
+            narrowed[*slot as usize] = key.narrow(shift);
+            *slot += 1;
+        }
     }
     let (low_bit, width) = (low_bit - shift, u64::BITS - (low_bit - shift));
     let mut start = 0;
-    for (bucket, &end) in ends.iter().enumerate() {
-        let range = start..end as usize;
-        start = end as usize;
-        if radix::worth_it(range.len(), width) {
-            resize_for_overwrite(spare, range.len(), 0)?;
-            radix::sort(&mut narrowed[range.clone()], spare, low_bit, width);
-        } else if range.len() > 1 {
-            narrowed[range.clone()].sort_unstable();
-        }
-        let high = K::from_halves(bucket as u64, 0);
-        for (key, &low) in keys[range.clone()].iter_mut().zip(&narrowed[range]) {
-            *key = high | K::from_halves(0, low);
+    // Polled for an interrupt every so many buckets: about two keys each (see bucket_bits).
+    let mut bucket = 0u64;
+    for ends in ends.chunks(POLL_UNITS / 2) {
+        poll()?;
+        for &end in ends {
+            let range = start..end as usize;
+            start = end as usize;
+            if radix::worth_it(range.len(), width) {
+                resize_for_overwrite(spare, range.len(), 0)?;
+                radix::sort(&mut narrowed[range.clone()], spare, low_bit, width);
+            } else if range.len() > 1 {
+                narrowed[range.clone()].sort_unstable();
+            }
+            let high = K::from_halves(bucket, 0);
+            for (key, &low) in keys[range.clone()].iter_mut().zip(&narrowed[range]) {
+                *key = high | K::from_halves(0, low);
+            }
+            bucket += 1;
         }
     }
     Ok(())
@@ -580,17 +632,22 @@ fn sort_long_buckets<K: Key>(
     ends: &[u32],
     [keys, spare]: [&mut [K]; 2],
     (low_bit, width): (u32, u32),
-) {
+) -> Result<(), ChrfError> {
     let mut start = 0;
-    for &end in ends {
-        let range = start..end as usize;
-        start = end as usize;
-        if radix::worth_it(range.len(), width) {
-            radix::sort(&mut keys[range.clone()], &mut spare[range], low_bit, width);
-        } else if range.len() > 1 {
-            keys[range].sort_unstable();
+    // Polled for an interrupt every so many buckets: about two keys each (see bucket_bits).
+    for ends in ends.chunks(POLL_UNITS / 2) {
+        poll()?;
+        for &end in ends {
+            let range = start..end as usize;
+            start = end as usize;
+            if radix::worth_it(range.len(), width) {
+                radix::sort(&mut keys[range.clone()], &mut spare[range], low_bit, width);
+            } else if range.len() > 1 {
+                keys[range].sort_unstable();
+            }
         }
     }
+    Ok(())
 }
 
 /// Per bit of a key, the number of whole slots above it, capped at the max order: a table,
@@ -795,7 +852,9 @@ mod tests {
         let (keys, _) =
             packed_sorted::<u64>([hyp, reference], max_unit, layout, &mut keys, buffers).unwrap();
         let mut slots = SlotTable::default();
-        lane_counts(keys, slots.of(64, slot_bits, 6), false).is_some()
+        long_lane_counts(keys, slots.of(64, slot_bits, 6))
+            .unwrap()
+            .is_some()
     }
 
     #[test]
@@ -824,6 +883,29 @@ mod tests {
         assert!(lanes_hold(&cycle(5 * 32_767), &cycle(5 * 32_767)));
         assert!(!lanes_hold(&cycle(5 * 32_768), &cycle(5 * 32_768)));
         assert!(!lanes_hold(&text(70_000), &cycle(5)));
+    }
+
+    #[test]
+    fn long_texts_stop_at_the_interrupt_they_are_watched_by() {
+        use crate::pool::{watching, Interrupt};
+        let raised = Interrupt::default();
+        raised.raise();
+        let mut below = below(0x9E37_79B9_7F4A_7C15);
+        let mut text = |len: usize| -> Vec<u32> { (0..len).map(|_| below(40) as u32).collect() };
+        let (hyp, reference) = (text(200_000), text(150_000));
+        // 64-bit keys, 128-bit keys, suffix sorting.
+        for max_order in [6, 12, 40] {
+            let mut scratch = MatchScratch::default();
+            let mut matches = vec![0; max_order];
+            let mut run = |hyp: &[u32], reference: &[u32]| {
+                watching(&raised, || {
+                    add_clipped_matches(hyp, reference, &mut scratch, &mut matches)
+                })
+            };
+            assert_eq!(run(&hyp, &reference), Err(ChrfError::Cancelled));
+            // Short texts are never polled.
+            assert_eq!(run(&hyp[..3000], &reference[..2000]), Ok(()));
+        }
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! parent's worker threads do not exist there, so its pool is leaked, never dropped (dropping
 //! would wake threads that are gone).
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, OnceLock};
 use std::time::Duration;
 
 use arc_swap::ArcSwapOption;
@@ -101,7 +102,7 @@ pub fn run_interruptible<R: Send>(
         let interrupt = &interrupt;
         scope.spawn(move |_| {
             // The receiver outlives the scope, so the send cannot fail.
-            let _ = sender.send(work(interrupt));
+            let _ = sender.send(watching(interrupt, || work(interrupt)));
         });
         loop {
             match receiver.recv_timeout(POLL_INTERVAL) {
@@ -124,23 +125,76 @@ pub fn run_interruptible<R: Send>(
 pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
 /// A request to stop, shared by a caller and the work it runs. Long loops call
-/// [`Interrupt::check`] between chunks of work.
+/// [`Interrupt::check`] between chunks of work; code without an `Interrupt` parameter (the
+/// passes over one segment's windows) calls [`poll`] instead.
+///
+/// Its flag is made when first raised or watched: the many short calls that are never
+/// interrupted (run inline, see [`INLINE_BYTES`]) make none.
 #[derive(Debug, Default)]
-pub struct Interrupt(AtomicBool);
+pub struct Interrupt(OnceLock<Arc<AtomicBool>>);
 
 impl Interrupt {
     pub fn raise(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.flag().store(true, Ordering::Relaxed);
     }
 
     /// `Err(Cancelled)` once the interrupt is raised.
     pub fn check(&self) -> Result<(), ChrfError> {
-        if self.0.load(Ordering::Relaxed) {
-            Err(ChrfError::Cancelled)
-        } else {
-            Ok(())
+        match self.0.get() {
+            Some(raised) if raised.load(Ordering::Relaxed) => Err(ChrfError::Cancelled),
+            _ => Ok(()),
         }
     }
+
+    fn flag(&self) -> &Arc<AtomicBool> {
+        self.0.get_or_init(Arc::default)
+    }
+}
+
+thread_local! {
+    /// The interrupt of the work this thread is doing, for the code that has no parameter for
+    /// it: one long segment's passes over its windows (see [`watching`] and [`poll`]).
+    static WATCHED: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with `interrupt` watched on this thread: [`poll`] inside it reports it.
+/// [`run_interruptible`] watches the work it was given; work it splits into tasks watches
+/// again where a task may be long (a long segment), as tasks can run on other threads.
+pub fn watching<R>(interrupt: &Interrupt, work: impl FnOnce() -> R) -> R {
+    /// Puts the previous watch back, also when `work` unwinds.
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            WATCHED.with(|watched| *watched.borrow_mut() = previous);
+        }
+    }
+    let previous = WATCHED.with(|watched| watched.replace(Some(Arc::clone(interrupt.flag()))));
+    let _restore = Restore(previous);
+    work()
+}
+
+/// `Err(Cancelled)` if the interrupt watched on this thread (see [`watching`]) is raised.
+/// Cheap, but not free: long passes call it every [`POLL_UNITS`] units or so.
+pub fn poll() -> Result<(), ChrfError> {
+    WATCHED.with(|watched| match &*watched.borrow() {
+        Some(raised) if raised.load(Ordering::Relaxed) => Err(ChrfError::Cancelled),
+        _ => Ok(()),
+    })
+}
+
+/// About how many units (code points, tokens, windows) long passes handle between two checks
+/// for an interrupt: thousands of times more work than a check costs, and well under a
+/// millisecond of it.
+pub const POLL_UNITS: usize = 1 << 16;
+
+/// Before a fork: lets a lazy start that would copy a held lock into the child finish. The
+/// pool's threads set up crossbeam's epoch collector (which their work queues use) once per
+/// process, when they first look for work; a fork meanwhile would copy that set-up half done,
+/// and the child's pool would wait on it forever. Waits for it (or does it) here: a pointer
+/// read once done.
+pub fn settle_for_fork() {
+    let _ = crossbeam_epoch::default_collector();
 }
 
 /// This process's pool at the wanted size, built on first use, after a fork, or after the
@@ -219,6 +273,34 @@ mod tests {
         );
         assert_eq!(result, Err(ChrfError::Cancelled));
         assert_eq!(polls.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn poll_reports_the_interrupt_watched_on_this_thread() {
+        let (raised, other) = (Interrupt::default(), Interrupt::default());
+        raised.raise();
+        assert_eq!(poll(), Ok(())); // raised, but watched by no one here
+        assert_eq!(watching(&raised, poll), Err(ChrfError::Cancelled));
+        assert_eq!(watching(&raised, || watching(&other, poll)), Ok(()));
+        let after_inner = watching(&raised, || {
+            let _ = watching(&other, poll);
+            poll()
+        });
+        assert_eq!(after_inner, Err(ChrfError::Cancelled));
+        assert_eq!(poll(), Ok(()));
+    }
+
+    #[test]
+    fn run_interruptible_watches_the_work_it_runs() {
+        // Code without an Interrupt parameter (one segment's passes) polls the watched one.
+        let result: Result<(), ChrfError> = run_interruptible(
+            |_| loop {
+                poll()?;
+                std::thread::sleep(Duration::from_millis(1));
+            },
+            || true,
+        );
+        assert_eq!(result, Err(ChrfError::Cancelled));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use crate::float::{float_score_of_runs, selection_score};
 use crate::memory::{filled, held, out_of_memory, push, refill, reserve, resize_for_overwrite};
 use crate::ngrams::{add_clipped_matches_below, MatchScratch};
+use crate::pool::{poll, POLL_UNITS};
 use crate::stats::{window_count, PairCounts};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, OrderCounts, Settings, Statistics};
@@ -128,6 +129,7 @@ impl Buffers {
     ) -> Result<Option<usize>, ChrfError> {
         self.char_ids.clear();
         self.chars(hypothesis, settings, Side::Hypothesis)?;
+        poll_if_long(hypothesis.len())?;
         let with_words = settings.word_order() > 0;
         self.best.clear();
         let mut best_f = -1.0;
@@ -142,6 +144,7 @@ impl Buffers {
                     [&mut self.hyp_words, &mut self.ref_words],
                 )?;
             }
+            poll_if_long(hypothesis.len() + reference.len())?;
             self.pair_counts(settings)?;
             // With one reference there is nothing to choose, so no F to compute.
             let f = if only_one {
@@ -224,6 +227,17 @@ impl Buffers {
                 )
             }));
         }
+        Ok(())
+    }
+}
+
+/// Between the passes over a long segment: an interrupt of the work it is part of (see
+/// [`crate::pool::watching`]) stops it there. A short segment's passes end sooner than that
+/// would matter.
+fn poll_if_long(bytes: usize) -> Result<(), ChrfError> {
+    if bytes > POLL_UNITS {
+        poll()
+    } else {
         Ok(())
     }
 }
@@ -358,6 +372,9 @@ impl WordIds {
             out.clear();
             reserve(out, self.tokens[side].len())?;
             for k in 0..self.tokens[side].len() {
+                if k % POLL_UNITS == POLL_UNITS - 1 {
+                    poll()?; // a long text's tokens, every so many of them
+                }
                 let (start, end) = self.tokens[side][k];
                 let id = self.id(texts, side as u32, start, end)?;
                 out.push(id);
@@ -465,6 +482,7 @@ fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> 
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::pool::{watching, Interrupt};
     use crate::{float_score, Averaging, Beta, Count};
 
     fn settings(char_order: usize, word_order: usize) -> Settings {
@@ -586,6 +604,24 @@ mod tests {
             (hyp_ids.as_slice(), ref_ids.as_slice()),
             (&[0, 1][..], &[1][..])
         );
+    }
+
+    #[test]
+    fn a_long_segment_stops_at_the_interrupt_it_is_watched_by() {
+        let raised = Interrupt::default();
+        raised.raise();
+        let long = "word ".repeat(100_000);
+        let reversed: String = long.chars().rev().collect();
+        for settings in [settings(6, 0), settings(6, 2), settings(30, 0)] {
+            let stopped = watching(&raised, || {
+                segment_statistics(&long, [reversed.as_str()], &settings)
+            });
+            assert_eq!(stopped, Err(ChrfError::Cancelled));
+            let short = watching(&raised, || {
+                segment_statistics("a short one", ["a short reference"], &settings)
+            });
+            assert!(short.is_ok()); // a short segment never polls
+        }
     }
 
     #[test]

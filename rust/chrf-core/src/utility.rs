@@ -45,7 +45,7 @@ pub fn expected_utility<S: AsRef<str> + Sync>(
     let mut out = filled(hypotheses.len(), 0.0)?;
     if !hypotheses.is_empty() {
         pool::run(|| {
-            let rows = PairwiseRows::new(hypotheses, references, settings)?;
+            let rows = PairwiseRows::new(hypotheses, references, settings, interrupt)?;
             utility_in_pool(&rows, weights, interrupt, &mut out)
         })??;
     }

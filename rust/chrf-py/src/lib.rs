@@ -31,6 +31,7 @@ use pyo3::types::{PyBytes, PyList, PyString};
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use texts::{read_batches, read_one, read_texts, Texts};
 
@@ -175,37 +176,108 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
 }
 
 /// Makes NumPy ready before the first array is made: imports it, and has rust-numpy look up its
-/// C API. rust-numpy does both on first use and panics if either fails, as they do when Ctrl-C
-/// lands in the Python code they run (the lookup calls `numpy.lib.NumpyVersion`). Here a failed
-/// import is an ordinary exception, and the lookup runs on a thread of its own, where Python runs
-/// no signal handler: a Ctrl-C arriving meanwhile waits for the next check instead of landing in
-/// it, which it can when a fast call has finished its work before the signal.
+/// C API. rust-numpy does both on first use and panics if either fails. Both run here on a thread
+/// of their own, where Python runs no signal handler: a Ctrl-C cannot land in NumPy's import
+/// (which leaves a module half made, that NumPy then refuses to load again) nor in the lookup's
+/// Python code; it waits, and is raised here as `KeyboardInterrupt` once NumPy is whole, so that
+/// the process's later calls work.
 fn numpy_ready(py: Python<'_>) -> PyResult<()> {
-    static READY: AtomicBool = AtomicBool::new(false);
-    if !READY.load(Ordering::Relaxed) {
-        py.import("numpy")?;
-        let look_up = || {
-            Python::attach(|py| {
-                PyArray1::<f64>::zeros(py, 0, false);
-            })
-        };
-        let looked_up = py.detach(|| {
-            std::thread::Builder::new()
-                .name("chrf-numpy-api".into())
-                .spawn(look_up)
-                .map(std::thread::JoinHandle::join)
-        });
-        match looked_up {
-            Ok(Ok(())) => READY.store(true, Ordering::Relaxed),
-            Ok(Err(panic)) => return Err(internal_error(panic.as_ref())),
-            Err(error) => {
-                return Err(PyRuntimeError::new_err(format!(
-                    "could not start a thread to load NumPy's C API: {error}"
-                )))
-            }
-        }
+    if NUMPY_READY.load(Ordering::Acquire) {
+        return Ok(());
     }
+    py.detach(prepare_numpy)?;
+    // A Ctrl-C that came meanwhile: the call that was interrupted is this one.
+    py.check_signals()
+}
+
+static NUMPY_READY: AtomicBool = AtomicBool::new(false);
+
+/// Held while NumPy is made ready, so that [`hold_numpy_for_fork`] can wait for it: a
+/// fork meanwhile would copy into the child NumPy's import lock, or rust-numpy's once-cells,
+/// held by a thread the child does not have, and the child's first array would wait forever.
+static NUMPY_PREPARING: Mutex<()> = Mutex::new(());
+
+/// Makes NumPy ready as [`numpy_ready`] does, then imports `module` (one of NumPy's modules that
+/// NumPy imports only when first used, `numpy.random` say) the same way: for the Python modules
+/// that use NumPy themselves. Imported first through here, the modules are whole whenever a
+/// Ctrl-C comes: one landing in an extension module's import can be lost, or break the module.
+#[pyfunction]
+fn import_numpy(py: Python<'_>, module: &str) -> PyResult<()> {
+    numpy_ready(py)?;
+    let import = || Python::attach(|py| py.import(module).map(drop));
+    py.detach(|| on_own_thread(import))?;
+    py.check_signals()
+}
+
+/// Runs `work` on a thread of its own, where Python runs no signal handler (see
+/// [`numpy_ready`]), and waits for it.
+fn on_own_thread(work: impl FnOnce() -> PyResult<()> + Send) -> PyResult<()> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("chrf-numpy".into())
+            .spawn_scoped(scope, work)
+            .map_err(|error| {
+                PyRuntimeError::new_err(format!("could not start a thread to load NumPy: {error}"))
+            })?
+            .join()
+            .map_err(|panic| internal_error(panic.as_ref()))?
+    })
+}
+
+/// Imports NumPy and looks up its C API on a thread of its own, once (called without the GIL).
+fn prepare_numpy() -> PyResult<()> {
+    let _preparing = NUMPY_PREPARING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if NUMPY_READY.load(Ordering::Acquire) {
+        return Ok(()); // another thread made it ready while this one waited
+    }
+    on_own_thread(|| {
+        Python::attach(|py| {
+            py.import("numpy")?;
+            catch_unwind(AssertUnwindSafe(|| {
+                PyArray1::<f64>::zeros(py, 0, false);
+            }))
+            .map_err(|panic| internal_error(panic.as_ref()))
+        })
+    })?;
+    NUMPY_READY.store(true, Ordering::Release);
     Ok(())
+}
+
+thread_local! {
+    /// [`NUMPY_PREPARING`], held by this thread across a fork (see [`hold_numpy_for_fork`]).
+    static HELD_FOR_FORK: std::cell::RefCell<Option<MutexGuard<'static, ()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Before a fork: waits until no thread is making NumPy ready and keeps any from starting until
+/// [`release_numpy_after_fork`], which both the parent and the child call after the fork: the
+/// child then never holds a half-made NumPy. Lets the pool's start settle too (see
+/// [`pool::settle_for_fork`]). Keeps the GIL unless it has to wait for NumPy.
+#[pyfunction]
+fn hold_numpy_for_fork(py: Python<'_>) {
+    // Keeps the GIL: the pool's threads need none to finish starting.
+    pool::settle_for_fork();
+    if NUMPY_READY.load(Ordering::Acquire) {
+        return;
+    }
+    let guard = loop {
+        match NUMPY_PREPARING.try_lock() {
+            Ok(guard) => break guard,
+            Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+            // Waits without the GIL, which the preparing thread needs (a guard cannot leave
+            // `detach`: it must be released by the thread that took it).
+            Err(TryLockError::WouldBlock) => py.detach(|| drop(NUMPY_PREPARING.lock())),
+        }
+    };
+    HELD_FOR_FORK.with(|held| *held.borrow_mut() = Some(guard));
+}
+
+/// After a fork, in the parent and in the child: lets NumPy be made ready again.
+#[pyfunction]
+fn release_numpy_after_fork() {
+    HELD_FOR_FORK.with(|held| drop(held.borrow_mut().take()));
 }
 
 /// The corpus statistics of hypotheses against reference streams, computed without the GIL.
@@ -827,9 +899,10 @@ mod _chrf {
     #[pymodule_export]
     use super::{
         aggregate, components_of, corpus_statistics, expected_utility, explain,
-        flat_sentence_scores, max_thread_count, pairwise, randomization_scores, resampled_scores,
-        score_of, segment_statistics, sentence_score, sentence_score_list, sentence_scores,
-        set_thread_count, swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
+        flat_sentence_scores, hold_numpy_for_fork, import_numpy, max_thread_count, pairwise,
+        randomization_scores, release_numpy_after_fork, resampled_scores, score_of,
+        segment_statistics, sentence_score, sentence_score_list, sentence_scores, set_thread_count,
+        swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
     };
 
     #[pymodule_export]

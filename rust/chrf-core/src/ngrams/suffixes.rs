@@ -7,6 +7,7 @@
 //! units), the common prefixes come from Kasai's algorithm (O(n)): no cost grows with the order.
 
 use crate::memory::{held, refill, reserve};
+use crate::pool::{poll, POLL_UNITS};
 use crate::ChrfError;
 
 /// The buffers of one sort, reused from call to call. All of them hold one value per position
@@ -45,7 +46,9 @@ impl Suffixes {
         max_order: usize,
     ) -> Result<impl Iterator<Item = (usize, usize)> + Clone + 's, ChrfError> {
         self.rank_units(hyp, reference)?;
+        self.poll_if_long()?;
         self.double()?;
+        self.poll_if_long()?;
         self.common_prefixes(max_order)?;
         let separators = [hyp.len(), self.text.len() - 1];
         let mut after_separator = true;
@@ -112,6 +115,7 @@ impl Suffixes {
         let mut classes = self.rank_count();
         let mut k = 1;
         while classes < len {
+            self.poll_if_long()?; // a round costs O(len), and a long text takes many
             let (sorted, rank, spare) = (&mut self.sorted, &mut self.rank, &mut self.spare);
             spare.clear();
             reserve(spare, len)?;
@@ -153,6 +157,16 @@ impl Suffixes {
             k *= 2;
         }
         Ok(())
+    }
+
+    /// Between the passes over a long text: an interrupt of the work it is part of (see
+    /// [`crate::pool::watching`]) stops it there.
+    fn poll_if_long(&self) -> Result<(), ChrfError> {
+        if self.text.len() > POLL_UNITS {
+            poll()
+        } else {
+            Ok(())
+        }
     }
 
     fn rank_count(&self) -> usize {
