@@ -126,7 +126,7 @@ def test_a_used_metric_pickles_copies_and_follows_new_settings() -> None:
 
 
 def test_settings_pickle_as_their_fields_once_used() -> None:
-    # chrf._core keeps the compiled settings on the Settings object; a pickle must not hold it.
+    # Settings keep their compiled form once used; a pickle must not hold it.
     metric = chrf.CHRF(word_order=2)
     metric.sentence_score(HYPS[0], [REFS_A[0]])
     restored = pickle.loads(pickle.dumps(metric.settings))

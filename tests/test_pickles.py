@@ -48,7 +48,7 @@ def test_every_protocol_gives_the_value_back(protocol: int) -> None:
         restored = pickle.loads(pickle.dumps(settings, protocol=protocol))
         assert restored == settings
         assert type(restored.beta) is type(settings.beta)
-        assert "_compiled" not in vars(restored)
+        assert "compiled" not in vars(restored)
     restored_stats = pickle.loads(pickle.dumps(STATISTICS, protocol=protocol))
     assert restored_stats == STATISTICS
     assert restored_stats.score() == STATISTICS.score()

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 Weights: TypeAlias = Sequence[int | Fraction | float]
 #: Weights must fit 64 bits once scaled to integers with a common denominator.
 MAX_WEIGHT = 2**64 - 1
-DEFAULT_CONFIG = _core.config(DEFAULT_SETTINGS)
+DEFAULT_CONFIG = DEFAULT_SETTINGS.compiled
 
 
 @with_options_doc()
@@ -45,7 +45,7 @@ def sentence_scores(
     settings = settings_of(options) if options else DEFAULT_SETTINGS
     if layout is None:
         # Lists of hypotheses and of one reference each are read by the core directly.
-        compiled = _core.config(settings) if options else DEFAULT_CONFIG
+        compiled = settings.compiled if options else DEFAULT_CONFIG
         flat = _core.flat_sentence_scores(compiled, hypotheses, references)
         if flat is not None:
             return flat

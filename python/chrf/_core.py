@@ -30,22 +30,11 @@ NgramLists = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
 VERSION: str = _chrf.__version__
 
 
+Config = _chrf.Config
+
+
 def config(settings: Settings) -> _chrf.Config:
-    """The compiled form of the settings, built once per Settings object and kept on it.
-
-    Kept per object, not per equal settings: Settings(beta=0.1) == Settings(beta=Fraction(0.1)),
-    yet 1 + beta**2 rounds differently for them, and a result must not depend on which of the
-    two was compiled first.
-    """
-    compiled: _chrf.Config | None = getattr(settings, _CONFIG_ATTRIBUTE, None)
-    if compiled is None:
-        compiled = _chrf.Config(settings)
-        object.__setattr__(settings, _CONFIG_ATTRIBUTE, compiled)
-    return compiled
-
-
-#: Where `config` keeps the compiled settings; `Settings.__getstate__` leaves it out of pickles.
-_CONFIG_ATTRIBUTE = "_compiled"
+    return settings.compiled
 
 
 Result = TypeVar("Result")

@@ -7,9 +7,11 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
+from functools import cached_property
 from numbers import Integral, Rational
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
 
+from chrf._core import Config
 from chrf._messages import shown
 from chrf._numbers import is_bool
 
@@ -86,9 +88,15 @@ def constructed_in_new(cls: Checked) -> Checked:
 
 
 @constructed_in_new
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Settings:
-    """chrF settings (sacreBLEU's defaults): what must be reported with a score."""
+    """chrF settings (sacreBLEU's defaults): what must be reported with a score.
+
+    Two settings are equal when they score alike: the same fields, and β of the same kind (an
+    int, a float or a Fraction). ``Settings(beta=2)``, ``Settings(beta=2.0)`` and
+    ``Settings(beta=Fraction(2))`` differ: their scores are named chrF2 and chrF2.0, and a
+    Fraction β takes sacreBLEU's bootstrap arithmetic into double precision.
+    """
 
     char_order: int = 6
     word_order: int = 0
@@ -121,9 +129,27 @@ class Settings:
                 "it cannot be combined with averaging='per_order_f'"
             )
 
+    def _identity(self) -> tuple[object, ...]:
+        # β's kind with its value: 0.1 == Fraction(0.1), yet 1 + β² rounds differently for them.
+        return (*(getattr(self, field.name) for field in fields(self)), type(self.beta))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settings):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    @cached_property
+    def compiled(self) -> Config:
+        """The settings in the compiled core's terms, built on first use and kept with them
+        (never pickled: a pickle holds the fields alone)."""
+        return Config(self)
+
     def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
         # A constructor call, which runs every check: a pickle can hold anything. The fields
-        # alone: chrf._core keeps the compiled settings on the object too.
+        # alone: the compiled form is built again where it is used.
         return Settings, tuple(getattr(self, field.name) for field in fields(self))
 
     def __getstate__(self) -> dict[str, Any]:
@@ -198,8 +224,9 @@ def settings_of(options: ExactOptions) -> Settings:
     """``Settings(**options)``, validated once per distinct options: a call on one short
     sentence pair must not spend its time checking the same keyword arguments again.
 
-    Keys hold each value's type, because equal values of different types (``beta=0.1`` and
-    ``beta=Fraction(0.1)``) are different settings.
+    Keys hold each value's type: equal values of different types are different settings
+    (``beta=2`` and ``beta=2.0``) or no settings at all (``char_order=True`` is 1, but no order),
+    and a key without the type would give the first one's settings for both.
     """
     if not options:
         return DEFAULT_SETTINGS

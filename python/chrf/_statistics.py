@@ -104,9 +104,8 @@ class Statistics:
         return NotImplemented
 
     def _check_same_settings(self, other: Statistics, verb: str) -> None:
-        # Settings(beta=0.1) == Settings(beta=Fraction(0.1)), but they score differently.
         mine, theirs = self.settings, other.settings
-        if (mine, type(mine.beta)) != (theirs, type(theirs.beta)):
+        if mine != theirs:
             raise ValueError(f"cannot {verb} statistics of different settings: {mine} and {theirs}")
 
     @classmethod
