@@ -12,7 +12,10 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::{compute, counts_of, to_py_err, Config, Counts};
+use crate::config::Config;
+use crate::errors::Error;
+use crate::runtime::compute;
+use crate::scores::{counts_of, Counts};
 
 /// A chunk read, or why the files cannot give one.
 type Read = Result<Chunk, SourceError>;
@@ -165,7 +168,7 @@ fn score_chunk<T>(
 fn line_error(py: Python<'_>, error: LineError) -> PyErr {
     match error {
         LineError::Read(error) => os_error(py, &error),
-        LineError::Chrf(error) => to_py_err(error),
+        LineError::Chrf(error) => Error::from(error).into(),
         // Python's decoder describes the fault (its `reason`) as the Python reader would.
         LineError::NotUtf8(line) => {
             match PyBytes::new(py, &line).call_method1("decode", ("utf-8",)) {

@@ -1,12 +1,12 @@
 //! Reading Python strings: type checks and errors that name the argument and segment index.
 
-use chrf_core::{ChrfError, Corpus};
+use chrf_core::Corpus;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
-use crate::to_py_err;
+use crate::errors::out_of_memory;
 
 /// Texts read out of Python strings, kept alive by the strings themselves (no copy for ASCII).
 pub struct Texts {
@@ -46,8 +46,8 @@ impl Texts {
         })
     }
 
-    pub fn corpus(&self) -> PyResult<Corpus<'_, PyBackedStr>> {
-        Corpus::new(&self.hypotheses, &self.references).map_err(to_py_err)
+    pub fn corpus(&self) -> crate::errors::Result<Corpus<'_, PyBackedStr>> {
+        Ok(Corpus::new(&self.hypotheses, &self.references)?)
     }
 }
 
@@ -93,11 +93,10 @@ fn read_list(
 ) -> PyResult<Vec<PyBackedStr>> {
     let mut texts = Vec::new();
     texts.try_reserve_exact(list.len()).map_err(|_| {
-        to_py_err(ChrfError::OutOfMemory {
-            bytes: list
-                .len()
+        PyErr::from(out_of_memory(
+            list.len()
                 .saturating_mul(std::mem::size_of::<PyBackedStr>()),
-        })
+        ))
     })?;
     for (i, item) in list.iter().enumerate() {
         if i % SIGNAL_CHECK_INTERVAL == 0 {

@@ -1,0 +1,172 @@
+//! Where the core's work runs: without the GIL on the crate's pool, with Ctrl-C watched; NumPy
+//! made ready where a Ctrl-C cannot break it; the thread count.
+
+use chrf_core::pool::{self, Interrupt};
+use chrf_core::ChrfError;
+use numpy::PyArray1;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+use crate::errors::{internal_error, Error, Result};
+
+/// Runs `work` on the crate's pool without the GIL. The calling thread meanwhile checks for
+/// signals (Python runs its handlers only when asked): Ctrl-C stops the work at its next check
+/// and raises `KeyboardInterrupt` here, within a fraction of a second, whatever the call's length.
+/// `inline` work (small inputs, see [`pool::INLINE_BYTES`]) runs on the calling thread instead:
+/// it ends before a signal check would be due, and the hand-off would cost more than it does.
+/// A panic becomes a `RuntimeError` (see [`internal_error`]).
+pub fn compute<R: Send>(
+    py: Python<'_>,
+    inline: bool,
+    work: impl FnOnce(&Interrupt) -> std::result::Result<R, ChrfError> + Send,
+) -> Result<R> {
+    if inline {
+        return Ok(
+            catch_unwind(AssertUnwindSafe(|| work(&Interrupt::default())))
+                .map_err(|panic| internal_error(panic.as_ref()))??,
+        );
+    }
+    let mut signal = None;
+    let result = py.detach(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            pool::run_interruptible(work, || {
+                signal = Python::attach(|py| py.check_signals()).err();
+                signal.is_some()
+            })
+        }))
+    });
+    match (signal, result) {
+        (Some(error), _) => Err(error.into()),
+        (None, Ok(result)) => Ok(result?),
+        (None, Err(panic)) => Err(internal_error(panic.as_ref())),
+    }
+}
+
+/// Makes NumPy ready before the first array is made: imports it, and has rust-numpy look up its
+/// C API. rust-numpy does both on first use and panics if either fails. Both run here on a thread
+/// of their own, where Python runs no signal handler: a Ctrl-C cannot land in NumPy's import
+/// (which leaves a module half made, that NumPy then refuses to load again) nor in the lookup's
+/// Python code; it waits, and is raised here as `KeyboardInterrupt` once NumPy is whole, so that
+/// the process's later calls work.
+pub fn numpy_ready(py: Python<'_>) -> Result<()> {
+    if NUMPY_READY.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    py.detach(prepare_numpy)?;
+    // A Ctrl-C that came meanwhile: the call that was interrupted is this one.
+    Ok(py.check_signals()?)
+}
+
+static NUMPY_READY: AtomicBool = AtomicBool::new(false);
+
+/// Held while NumPy is made ready, so that [`hold_numpy_for_fork`] can wait for it: a
+/// fork meanwhile would copy into the child NumPy's import lock, or rust-numpy's once-cells,
+/// held by a thread the child does not have, and the child's first array would wait forever.
+static NUMPY_PREPARING: Mutex<()> = Mutex::new(());
+
+/// Makes NumPy ready as [`numpy_ready`] does, then imports `module` (one of NumPy's modules that
+/// NumPy imports only when first used, `numpy.random` say) the same way: for the Python modules
+/// that use NumPy themselves. Imported first through here, the modules are whole whenever a
+/// Ctrl-C comes: one landing in an extension module's import can be lost, or break the module.
+#[pyfunction]
+pub fn import_numpy(py: Python<'_>, module: &str) -> Result<()> {
+    numpy_ready(py)?;
+    let import = || Python::attach(|py| Ok(py.import(module).map(drop)?));
+    py.detach(|| on_own_thread(import))?;
+    Ok(py.check_signals()?)
+}
+
+/// Runs `work` on a thread of its own, where Python runs no signal handler (see
+/// [`numpy_ready`]), and waits for it.
+fn on_own_thread(work: impl FnOnce() -> Result<()> + Send) -> Result<()> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("chrf-numpy".into())
+            .spawn_scoped(scope, work)
+            .map_err(|error| {
+                Error::from(PyRuntimeError::new_err(format!(
+                    "could not start a thread to load NumPy: {error}"
+                )))
+            })?
+            .join()
+            .map_err(|panic| internal_error(panic.as_ref()))?
+    })
+}
+
+/// Imports NumPy and looks up its C API on a thread of its own, once (called without the GIL).
+fn prepare_numpy() -> Result<()> {
+    let _preparing = NUMPY_PREPARING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if NUMPY_READY.load(Ordering::Acquire) {
+        return Ok(()); // another thread made it ready while this one waited
+    }
+    on_own_thread(|| {
+        Python::attach(|py| {
+            py.import("numpy")?;
+            catch_unwind(AssertUnwindSafe(|| {
+                PyArray1::<f64>::zeros(py, 0, false);
+            }))
+            .map_err(|panic| internal_error(panic.as_ref()))
+        })
+    })?;
+    NUMPY_READY.store(true, Ordering::Release);
+    Ok(())
+}
+
+thread_local! {
+    /// [`NUMPY_PREPARING`], held by this thread across a fork (see [`hold_numpy_for_fork`]).
+    static HELD_FOR_FORK: std::cell::RefCell<Option<MutexGuard<'static, ()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Before a fork: waits until no thread is making NumPy ready and keeps any from starting until
+/// [`release_numpy_after_fork`], which both the parent and the child call after the fork: the
+/// child then never holds a half-made NumPy. Lets the pool's start settle too (see
+/// [`pool::settle_for_fork`]). Keeps the GIL unless it has to wait for NumPy.
+#[pyfunction]
+pub fn hold_numpy_for_fork(py: Python<'_>) {
+    // Keeps the GIL: the pool's threads need none to finish starting.
+    pool::settle_for_fork();
+    if NUMPY_READY.load(Ordering::Acquire) {
+        return;
+    }
+    let guard = loop {
+        match NUMPY_PREPARING.try_lock() {
+            Ok(guard) => break guard,
+            Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+            // Waits without the GIL, which the preparing thread needs (a guard cannot leave
+            // `detach`: it must be released by the thread that took it).
+            Err(TryLockError::WouldBlock) => py.detach(|| drop(NUMPY_PREPARING.lock())),
+        }
+    };
+    HELD_FOR_FORK.with(|held| *held.borrow_mut() = Some(guard));
+}
+
+/// After a fork, in the parent and in the child: lets NumPy be made ready again.
+#[pyfunction]
+pub fn release_numpy_after_fork() {
+    HELD_FOR_FORK.with(|held| drop(held.borrow_mut().take()));
+}
+
+/// The number of threads parallel work uses.
+#[pyfunction]
+pub fn thread_count() -> usize {
+    pool::thread_count()
+}
+
+/// Sets the number of threads (None: one per CPU); ValueError outside 1..=max_thread_count().
+#[pyfunction]
+#[pyo3(signature = (threads, /))]
+pub fn set_thread_count(threads: Option<usize>) -> Result<()> {
+    Ok(pool::set_thread_count(threads)?)
+}
+
+/// The largest thread count `set_thread_count` accepts.
+#[pyfunction]
+pub fn max_thread_count() -> usize {
+    pool::max_thread_count()
+}
