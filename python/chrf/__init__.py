@@ -30,10 +30,11 @@ if TYPE_CHECKING:
         segment_statistics,
         sentence_scores,
     )
-    from chrf._compare import Comparison, compare
+    from chrf._analysis import compare, explain
+    from chrf._compare import Comparison
     from chrf._components import Components, OrderComponents
     from chrf._evaluate import compute
-    from chrf._explain import Explanation, explain
+    from chrf._explain import Explanation
     from chrf._mbr import MBRResult, expected_utility, expected_utility_batched, mbr, mbr_batched
     from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
     from chrf._selftest import SelfTestError, selftest
@@ -59,12 +60,12 @@ _HOMES = {
     "Statistics": "chrf._statistics",
     "aggregate": "chrf._batch",
     "aggregate_batched": "chrf._batch",
-    "compare": "chrf._compare",
+    "compare": "chrf._analysis",
     "components": "chrf._api",
     "compute": "chrf._evaluate",
     "expected_utility": "chrf._mbr",
     "expected_utility_batched": "chrf._mbr",
-    "explain": "chrf._explain",
+    "explain": "chrf._analysis",
     "mbr": "chrf._mbr",
     "mbr_batched": "chrf._mbr",
     "pairwise": "chrf._batch",

@@ -1,17 +1,19 @@
-"""The public functions: thin wrappers that validate arguments and call the compiled core."""
+"""The public corpus functions: keyword options become settings here, the service layer
+(``chrf._service``) reads the texts and scores them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chrf._components import Components
-from chrf._core import components_of, corpus_counts, score_of
-from chrf._inputs import Layout, References, Texts, corpus
+from chrf import _service
+from chrf._inputs import Layout, References, Texts
 from chrf._settings import ExactOptions, Options, exact_settings, settings_of, with_options_doc
-from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+    from chrf._components import Components
+    from chrf._statistics import Statistics
 
 
 @with_options_doc()
@@ -32,7 +34,7 @@ def score(
     defaults are below.
     """
     settings = settings_of(options)
-    return score_of(settings, corpus_counts(settings, corpus(hypotheses, references, layout)))
+    return _service.score(settings, _service.read(settings, hypotheses, references, layout))
 
 
 @with_options_doc(exact=True)
@@ -49,8 +51,7 @@ def components(
     ``.to_dict()`` gives the ``chrf-components`` 1.0.0 output object.
     """
     settings = exact_settings(options)
-    c = corpus(hypotheses, references, layout)
-    return components_of(settings, corpus_counts(settings, c), len(c.hypotheses))
+    return _service.components(settings, _service.read(settings, hypotheses, references, layout))
 
 
 @with_options_doc()
@@ -67,5 +68,4 @@ def statistics(
     and give ``.score()`` and ``.components()`` as the corpus would.
     """
     settings = settings_of(options)
-    c = corpus(hypotheses, references, layout)
-    return Statistics(settings, corpus_counts(settings, c), len(c.hypotheses))
+    return _service.statistics(settings, _service.read(settings, hypotheses, references, layout))

@@ -5,26 +5,17 @@ Every system is compared with the first (the baseline), as sacreBLEU's paired te
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from chrf import _core
-from chrf._components import Components, NgramType, fraction_text
-from chrf._core import components_of
-from chrf._explain import Explanation, counts_of, explain_corpus
-from chrf._inputs import Corpus, Layout, References, Texts, as_list, corpus, whole_number
-from chrf._messages import shown
-from chrf._sacrebleu import score_name
-from chrf._settings import Options, Settings, with_options_doc
-from chrf._significance import Result, paired_bootstrap, paired_randomization
+from chrf._components import Components, NgramType, components_of, fraction_text
+from chrf._explain import Explanation, counts_of
+from chrf._settings import Settings, score_name
+from chrf._significance import Result
 
-if TYPE_CHECKING:
-    from typing_extensions import Unpack
-
-__all__ = ["Comparison", "NgramShift", "OrderDelta", "SegmentSwap", "SystemDifference", "compare"]
+__all__ = ["Comparison", "NgramShift", "OrderDelta", "SegmentSwap", "SystemDifference"]
 
 #: An n-gram with its count for the baseline, then for the system.
 NgramShift = tuple[str, int, int]
@@ -142,116 +133,14 @@ class Comparison:
         }
 
 
-@with_options_doc()
-def compare(
-    systems: Mapping[str, Texts] | Sequence[Texts],
-    references: References,
-    top: int = 10,
-    test: Test | None = "bs",
-    trials: int | None = None,
-    *,
-    layout: Layout | None = None,
-    **options: Unpack[Options],
-) -> Comparison:
-    """Compares systems (a mapping of names to outputs, or a sequence, named "system 1", ...)
-    on the same references; the first is the baseline.
-
-    ``test`` is sacreBLEU's paired bootstrap (``"bs"``, 1,000 resamples by default) or
-    approximate randomization (``"ar"``, 10,000 trials), with sacreBLEU's seeds; None skips it.
-    ``references`` and ``layout`` are read as by :func:`chrf.score`.
-    ``top`` bounds the segments and the n-grams per order listed for each difference.
-    """
-    named = _named(systems)
-    if len(named) < 2:
-        raise ValueError("compare needs at least two systems")
-    if not (test is None or (isinstance(test, str) and test in ("bs", "ar"))):
-        raise ValueError(f"test must be 'bs', 'ar' or None, not {shown(test)}")
-    top = whole_number(top, "top")
-    trials = _trials(trials)
-    settings = Settings(**options)
-    corpora = {name: corpus(hyps, references, layout) for name, hyps in named.items()}
-    return comparison_of(settings, corpora, top, test, trials)
-
-
-def comparison_of(
-    settings: Settings,
-    corpora: dict[str, Corpus],
-    top: int,
-    test: Test | None,
-    trials: int | None,
-) -> Comparison:
-    """:func:`compare` of checked corpora; one system alone gives no difference and no test."""
-    explained = tuple(explain_corpus(settings, c, None) for c in corpora.values())
-    seed, results = _tested(settings, explained, test if len(corpora) > 1 else None, trials)
-    components = tuple(order_components(settings, e) for e in explained)
-    differences = tuple(
-        _difference(
-            name,
-            explained[0],
-            explained[k],
-            (components[0], components[k]),
-            results[k].p_value if results else None,
-            top,
-        )
-        for k, name in enumerate(corpora)
-        if k > 0
-    )
-    return Comparison(
-        settings=settings,
-        names=tuple(corpora),
-        explanations=explained,
-        components=components,
-        test=test if results else None,
-        seed=seed,
-        results=tuple(results) or tuple(Result(e.score) for e in explained),
-        differences=differences,
-    )
-
-
 def order_components(settings: Settings, e: Explanation) -> Components:
-    """The exact per-order precision, recall and F of an explanation's statistics."""
-    exact = Settings(**(settings.options() | {"eps_smoothing": False}))
+    """The exact per-order precision, recall and F of an explanation's statistics (under eps
+    smoothing, which has no exact score, those of the same counts without it)."""
+    exact = replace(settings, eps_smoothing=False)
     return components_of(exact, counts_of(e.segment_statistics), e.segment_count)
 
 
-def _named(systems: Mapping[str, Texts] | Sequence[Texts]) -> dict[str, Texts]:
-    if isinstance(systems, Mapping):
-        named = dict(systems)
-        for name in named:
-            if not isinstance(name, str):
-                raise TypeError(f"system names must be str, not {type(name).__name__}")
-        return named
-    items = as_list(systems, "systems")
-    return {f"system {k + 1}": hyps for k, hyps in enumerate(items)}  # type: ignore[misc]
-
-
-def _trials(trials: object) -> int | None:
-    """The number of resamples or trials: None for the test's default, else 1 or more (NumPy
-    draws them as C integers)."""
-    if trials is None:
-        return None
-    count = whole_number(trials, "trials", minimum=1, optional=True)
-    if count > sys.maxsize:
-        raise ValueError(f"trials must be at most {sys.maxsize}, not {shown(count)}")
-    return count
-
-
-def _tested(
-    settings: Settings, explained: tuple[Explanation, ...], test: Test | None, trials: int | None
-) -> tuple[str | None, list[Result]]:
-    if test is None:
-        return None, []
-    corpora = [e._corpus for e in explained]
-    if test == "bs":
-        return paired_bootstrap(
-            settings, corpora[0], corpora[1:], 1000 if trials is None else trials, False
-        )
-    return paired_randomization(
-        settings, corpora[0], corpora[1:], 10000 if trials is None else trials, False
-    )
-
-
-def _difference(
+def difference(
     name: str,
     base: Explanation,
     other: Explanation,
@@ -260,7 +149,9 @@ def _difference(
     top: int,
 ) -> SystemDifference:
     settings = base.settings
-    swapped = _core.swapped_scores(settings, base.segment_statistics, other.segment_statistics)
+    swapped = _core.swapped_scores(
+        settings.compiled, base.segment_statistics, other.segment_statistics
+    )
     deltas = swapped - base.score
     order = sorted(range(len(deltas)), key=lambda i: (-abs(float(deltas[i])), i))[:top]
     segments = tuple(

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from chrf import _core
 from chrf._settings import Settings
+
+if TYPE_CHECKING:
+    from chrf._core import Counts, ExactComponents, ExactOrder
 
 NgramType = Literal["char", "word"]
 
@@ -94,3 +98,37 @@ class Components:
             "score": self.score,
             "score_fraction": fraction_text(self.score_fraction),
         }
+
+
+def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
+    """The exact components of corpus statistics, computed in the core."""
+    return components_from(settings, _core.components_of(settings.compiled, list(counts)), segment_count)
+
+
+def components_from(settings: Settings, exact: ExactComponents, segment_count: int) -> Components:
+    """:class:`Components` of the core's exact components."""
+    return Components(
+        settings=settings,
+        segment_count=segment_count,
+        orders=tuple(_order(order) for order in exact.orders),
+        effective_order_count=exact.effective_order_count,
+        average_precision=exact.average_precision,
+        average_recall=exact.average_recall,
+        score_fraction=exact.score_fraction,
+        score=exact.score_text,
+        cross_checked=exact.cross_checked,
+    )
+
+
+def _order(exact: ExactOrder) -> OrderComponents:
+    return OrderComponents(
+        "char" if exact.kind == "char" else "word",
+        exact.n,
+        exact.hypothesis,
+        exact.reference,
+        exact.matching,
+        exact.effective,
+        exact.precision,
+        exact.recall,
+        exact.f_score,
+    )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from chrf._api import score
+from chrf import _service
 from chrf._inputs import Texts
-from chrf._settings import Beta
+from chrf._settings import Beta, settings_of
 
 
 class EvaluateResult(TypedDict):
@@ -36,15 +36,16 @@ def compute(
     ``predictions[i]``. Unlike evaluate, predictions may have different numbers of references
     (evaluate raises ValueError). ``score`` is sacreBLEU's corpus score, as evaluate gives it.
     """
-    value = score(
-        predictions,
-        references,  # type: ignore[arg-type]
-        layout="per_hypothesis",
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        include_whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
+    settings = settings_of(
+        {
+            "char_order": char_order,
+            "word_order": word_order,
+            "beta": beta,
+            "lowercase": lowercase,
+            "include_whitespace": whitespace,
+            "eps_smoothing": eps_smoothing,
+        }
     )
+    corpus = _service.read(settings, predictions, references, "per_hypothesis")
+    value = _service.score(settings, corpus)
     return {"score": value, "char_order": char_order, "word_order": word_order, "beta": beta}

@@ -9,7 +9,6 @@ another's added): exact counts, each scored as :func:`chrf.score` scores a corpu
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -18,17 +17,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from chrf import _core
-from chrf._components import Components, NgramType
+from chrf._core import Corpus, Counts, NgramLists
 from chrf._explained import explained
-from chrf._inputs import Corpus, Layout, References, Texts, corpus, whole_number
+from chrf._inputs import whole_number
 from chrf._messages import shown
 from chrf._numbers import is_bool
-from chrf._sacrebleu import score_name
-from chrf._settings import Options, Settings, with_options_doc
+from chrf._settings import Settings, score_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-    from typing_extensions import Unpack
+
+    from chrf._components import NgramType
 
 __all__ = [
     "Explanation",
@@ -37,7 +36,6 @@ __all__ = [
     "OrderExplanation",
     "SegmentCost",
     "SegmentExplanation",
-    "explain",
 ]
 
 #: An n-gram and its count: character n-grams as their characters, word n-grams as their tokens
@@ -197,7 +195,7 @@ class Explanation:
         picked = self.segment_statistics[inside]
         if not len(picked):
             return LengthBucket(low, high, unit, 0, None, None)
-        score = _core.score_of(self.settings, counts_of(picked))
+        score = _core.score_of(self.settings.compiled, list(counts_of(picked)))
         mean = float(self.sentence_scores[inside].mean())
         return LengthBucket(low, high, unit, len(picked), score, mean)
 
@@ -208,9 +206,7 @@ class Explanation:
         i = int(i)
         if not 0 <= i < self.segment_count:
             raise IndexError(f"segment index {shown(i)} out of range 0..{self.segment_count - 1}")
-        c = self._corpus
-        one = Corpus([c.hypotheses[i]], [[stream[i]] for stream in c.streams], nested=True)
-        references, lists, _ = explained(self.settings, one, None)
+        references, lists = explained(self.settings, self._corpus.segment(i), None)
         orders = orders_of(self.settings, self.segment_statistics[i : i + 1], lists, None)
         return SegmentExplanation(i, references[0], float(self.sentence_scores[i]), orders)
 
@@ -233,50 +229,6 @@ class Explanation:
             "sentence_scores": self.sentence_scores.tolist(),
             "leave_one_out": self.leave_one_out.tolist(),
         }
-
-
-@with_options_doc()
-def explain(
-    hypotheses: Texts,
-    references: References,
-    top: int | None = None,
-    *,
-    layout: Layout | None = None,
-    **options: Unpack[Options],
-) -> Explanation:
-    """Which n-grams and which segments cost the corpus score.
-
-    Same arguments as :func:`chrf.score` (``layout`` included); ``top`` keeps the ``top`` most
-    frequent missing and extra n-grams of each order (None: all of them). Per order, the missing
-    counts sum to R - M and the extra counts to H - M of the corpus statistics, exactly.
-    """
-    if top is not None:
-        top = whole_number(top, "top", optional=True)
-        # No list is longer: such a top keeps every n-gram, as None says (and writes shortly).
-        top = None if top > sys.maxsize else top
-    settings = Settings(**options)
-    c = corpus(hypotheses, references, layout)
-    return explain_corpus(settings, c, top)
-
-
-def explain_corpus(settings: Settings, c: Corpus, top: int | None) -> Explanation:
-    """:func:`explain` of a checked corpus."""
-    references, lists, filled = explained(settings, c, top)
-    stats = _core.segment_statistics(settings, filled)
-    totals = counts_of(stats)
-    score = _core.score_of(settings, totals)
-    without = _core.swapped_scores(settings, stats)
-    return Explanation(
-        settings=settings,
-        score=score,
-        orders=orders_of(settings, stats, lists, top),
-        references=frozen(np.asarray(references, dtype=np.int64)),
-        segment_statistics=frozen(stats),
-        sentence_scores=frozen(_core.sentence_scores(settings, filled)),
-        leave_one_out=frozen(np.asarray(score - without, dtype=np.float64)),
-        top=top,
-        _corpus=c,
-    )
 
 
 def _edges(edges: object) -> tuple[int, ...]:
@@ -302,14 +254,14 @@ def frozen(array: NDArray[Item]) -> NDArray[Item]:
     return array
 
 
-def counts_of(stats: NDArray[np.uint64]) -> _core.Counts:
+def counts_of(stats: NDArray[np.uint64]) -> Counts:
     """The summed (hypothesis, reference, matching) counts of rows of segment statistics."""
     summed = stats.sum(axis=0, dtype=object)
     return tuple((int(h), int(r), int(m)) for h, r, m in summed)
 
 
 def orders_of(
-    settings: Settings, stats: NDArray[np.uint64], lists: _core.NgramLists, top: int | None
+    settings: Settings, stats: NDArray[np.uint64], lists: NgramLists, top: int | None
 ) -> tuple[OrderExplanation, ...]:
     orders = []
     for index, ((h, r, m), (missing, extra)) in enumerate(
@@ -323,16 +275,3 @@ def orders_of(
             )
         )
     return tuple(orders)
-
-
-def segment_components(settings: Settings, c: Corpus) -> list[Components]:
-    """Each segment's exact components, as :func:`chrf.components` gives them for it alone."""
-    stats = _core.segment_statistics(settings, c)
-    return [
-        _core.components_of(settings, counts_of(stats[i : i + 1]), 1) for i in range(len(stats))
-    ]
-
-
-def corpus_components(settings: Settings, c: Corpus) -> Components:
-    """The exact components of a checked corpus."""
-    return _core.components_of(settings, _core.corpus_counts(settings, c), len(c.hypotheses))

@@ -1,4 +1,4 @@
-"""The compiled core's explanation of a corpus, decoded, with sacreBLEU's None placeholders."""
+"""The compiled core's explanation of a corpus, decoded."""
 
 from __future__ import annotations
 
@@ -6,41 +6,22 @@ import sys
 
 import numpy as np
 
-from chrf import _core
-from chrf._inputs import Corpus, first_present, placeholders_filled
+from chrf._core import Corpus, NgramLists
 from chrf._settings import Settings
 
 
-def explained(
-    settings: Settings, c: Corpus, top: int | None
-) -> tuple[list[int], _core.NgramLists, Corpus]:
-    """`_core.explain` of a corpus that may hold sacreBLEU's None placeholders, and the corpus
-    the core read (placeholders filled, see `placeholders_filled`).
-
-    A segment whose chosen stream holds a placeholder was scored against a copy of its first
-    present reference, which sacreBLEU would have chosen (the copy scores as it does, and
-    every reference before it scores lower): that stream is named instead."""
+def explained(settings: Settings, corpus: Corpus, top: int | None) -> tuple[list[int], NgramLists]:
+    """The reference each segment was explained against (the caller's position of it: its
+    stream, or its place in the segment's references), and per order the ``top`` missing and
+    extra n-grams (all for None)."""
     # The core counts in a usize: a larger top keeps every n-gram as well.
     kept = None if top is None else min(top, sys.maxsize)
-    try:
-        references, lists = ngram_lists_of(_core.explain(settings, c, kept))
-        return references, lists, c
-    except TypeError:
-        filled = placeholders_filled(c)
-        if filled is None:
-            raise
-    references, lists = ngram_lists_of(_core.explain(settings, filled, kept))
-    streams = c.streams
-    named = [
-        k if streams[k][i] is not None else first_present(streams, i)
-        for i, k in enumerate(references)
-    ]
-    return named, lists, filled
+    return ngram_lists_of(corpus.explain(settings.compiled, kept))
 
 
-def ngram_lists_of(data: bytes) -> tuple[list[int], _core.NgramLists]:
-    """`_core.explain`'s encoding decoded (its layout: ``encode_explanation`` in chrf-py's
-    lib.rs): the reference stream of every segment, and per order the missing and the extra
+def ngram_lists_of(data: bytes) -> tuple[list[int], NgramLists]:
+    """``Corpus.explain``'s encoding decoded (its layout: ``encode_explanation`` in chrf-py's
+    explain.rs): the reference of every segment, and per order the missing and the extra
     n-grams with their counts."""
     words = np.frombuffer(data, dtype="<u8", count=2)
     segments, orders = int(words[0]), int(words[1])
@@ -56,7 +37,7 @@ def ngram_lists_of(data: bytes) -> tuple[list[int], _core.NgramLists]:
     starts = [0, *ends[:-1]] if ends else []
     grams = [text[a:b] for a, b in zip(starts, ends, strict=True)]
     pairs = list(zip(grams, counts, strict=True))
-    lists: _core.NgramLists = []
+    lists: NgramLists = []
     start = 0
     for missing, extra in zip(lengths[::2], lengths[1::2], strict=True):
         lists.append(

@@ -1,12 +1,16 @@
-"""Argument shapes shared by every entry point: hypotheses, and references in either layout."""
+"""Argument shapes shared by every entry point, and the checks of arguments that are not texts.
+
+Texts are read and checked in one place, the compiled core's reader (see ``chrf._core``); this
+module names their shapes for type hints and documentation.
+"""
 
 from __future__ import annotations
 
 import operator
-from collections.abc import ItemsView, Iterable, KeysView, Mapping
-from collections.abc import Set as AbstractSet
-from typing import Literal, NamedTuple, TypeAlias
+from collections.abc import Iterable
+from typing import Literal, TypeAlias
 
+from chrf._core import listed
 from chrf._messages import shown
 from chrf._numbers import is_bool
 
@@ -21,42 +25,15 @@ References: TypeAlias = Iterable[str] | Iterable[Iterable[str | None]]
 Layout: TypeAlias = Literal["streams", "per_hypothesis"]
 LAYOUTS = ("streams", "per_hypothesis")
 
-
-class Corpus(NamedTuple):
-    """Hypotheses and reference streams as lists, checked for shape but not yet for item types.
-
-    ``streams[k][i]`` is reference k of segment i (sacreBLEU's layout). ``nested`` records
-    whether the caller wrote streams, so that errors can name ``references[k][i]`` or
-    ``references[i]`` as the caller wrote it. The caller's objects are never modified. A named
-    tuple rather than a frozen dataclass: building one costs a third as much, which is a
-    quarter of a one-sentence call.
-    """
-
-    hypotheses: list[object]
-    streams: list[list[object]]
-    nested: bool
+#: The items of a sequence argument as a list (a list itself, not copied); a lone str, a set or
+#: a mapping is refused with the message every sequence argument gives.
+as_list = listed
 
 
-#: Collections whose iteration order is no order of segments: a set of hypotheses would be
-#: paired with the references in whatever order its hashes give.
-UNORDERED = (AbstractSet, Mapping, KeysView, ItemsView)
-
-
-def as_list(value: object, name: str) -> list[object]:
-    """The items of a sequence argument; a lone string is refused, not split into characters,
-    and so is an unordered collection (a set, a mapping, a dict's keys)."""
-    if type(value) is list:
-        return value
-    if (
-        isinstance(value, (str, bytes))
-        or not isinstance(value, Iterable)
-        or isinstance(value, UNORDERED)
-    ):
-        unordered = " (an unordered collection)" if isinstance(value, UNORDERED) else ""
-        raise TypeError(f"{name} must be a sequence of str, not {type(value).__name__}{unordered}")
-    # A copy also for list subclasses: their __len__ or __getitem__ may say otherwise than
-    # their items.
-    return list(value)
+def check_layout(layout: object) -> None:
+    """Refuses a ``layout`` that is none of None, "streams" and "per_hypothesis"."""
+    if layout is not None and not (isinstance(layout, str) and layout in LAYOUTS):
+        raise ValueError(f"layout must be 'streams', 'per_hypothesis' or None, not {shown(layout)}")
 
 
 def whole_number(value: object, name: str, *, minimum: int = 0, optional: bool = False) -> int:
@@ -73,160 +50,3 @@ def whole_number(value: object, name: str, *, minimum: int = 0, optional: bool =
             return number
     kinds = "an int or None" if optional else "an int"
     raise TypeError(f"{name} must be {kinds}, not {type(value).__name__}")
-
-
-def corpus(hypotheses: object, references: object, layout: object = None) -> Corpus:
-    """Checks the shapes of ``hypotheses`` and ``references``.
-
-    ``references`` is one reference per hypothesis (a sequence of str), or nested: reference
-    streams (``layout="streams"``) or the references of each hypothesis
-    (``layout="per_hypothesis"``). Without a layout, nested references are read as streams,
-    except when their shape fits both layouts (n hypotheses with n lists of n references,
-    n >= 2): that is a ValueError asking for the layout, never a silent guess.
-    """
-    if layout is not None and not (isinstance(layout, str) and layout in LAYOUTS):
-        raise ValueError(f"layout must be 'streams', 'per_hypothesis' or None, not {shown(layout)}")
-    hyps = as_list(hypotheses, "hypotheses")
-    if not hyps:
-        raise ValueError("hypotheses must not be empty")
-    refs = as_list(references, "references")
-    if not refs:
-        raise ValueError("references must not be empty")
-    first = refs[0]
-    if layout == "per_hypothesis":
-        return _per_hypothesis(hyps, refs)
-    if isinstance(first, (str, bytes)) or not isinstance(first, Iterable):
-        _check_length(refs, "references", len(hyps))
-        return Corpus._make((hyps, [refs], False))  # _make: a quarter of the cost of Corpus()
-    streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
-    if layout is None:
-        _refuse_ambiguous(streams, len(hyps))
-    for k, stream in enumerate(streams):
-        _check_length(stream, f"references[{k}]", len(hyps), hint=layout is None)
-    return Corpus._make((hyps, streams, True))
-
-
-def _refuse_ambiguous(streams: list[list[object]], segments: int) -> None:
-    if segments >= 2 and len(streams) == segments and all(len(s) == segments for s in streams):
-        raise ValueError(
-            f"references is ambiguous: {segments} lists of {segments} references for "
-            f"{segments} hypotheses read as {segments} reference streams (sacreBLEU) and as the "
-            "references of each hypothesis (evaluate, torchmetrics) alike, with different "
-            "scores; pass layout='streams' if references[k][i] is reference k of hypothesis i, "
-            "or layout='per_hypothesis' if references[i] holds the references of hypothesis i"
-        )
-
-
-def _per_hypothesis(hyps: list[object], refs: list[object]) -> Corpus:
-    """Transposes per-hypothesis references into streams, checking items in Python so that
-    errors name ``references[i][k]`` as the caller wrote it."""
-    if len(refs) != len(hyps):
-        raise ValueError(
-            f"references has {len(refs)} items but hypotheses has {len(hyps)}; with "
-            "layout='per_hypothesis', references[i] holds the references of hypothesis i"
-        )
-    rows = [_references_of(item, i) for i, item in enumerate(refs)]
-    width = max(len(row) for row in rows)
-    streams: list[list[object]] = [
-        [row[k] if k < len(row) else row[0] for row in rows] for k in range(width)
-    ]
-    return Corpus(hyps, streams, nested=True)
-
-
-def _references_of(item: object, i: int) -> list[object]:
-    """The references of hypothesis i, placeholders dropped: a str is one reference."""
-    if isinstance(item, str):
-        return [_valid_text(item, f"references[{i}]")]
-    row: list[object] = [
-        _valid_text(text, f"references[{i}][{k}]")
-        for k, text in enumerate(as_list(item, f"references[{i}]"))
-        if text is not None
-    ]
-    if not row:
-        raise ValueError(f"references[{i}] has no reference: hypothesis {i} needs at least one")
-    return row
-
-
-def _valid_text(text: object, name: str) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"{name} must be str, not {type(text).__name__}")
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError(
-                f"{name} is not valid Unicode text: it contains a lone surrogate"
-            ) from None
-    return text
-
-
-def placeholders_filled(c: Corpus) -> Corpus | None:
-    """``c`` with sacreBLEU's ``None`` placeholders (a segment with fewer references) replaced
-    by the segment's first reference, or None if it has none to fill.
-
-    A copy of a reference has that reference's statistics and sentence score, and the best
-    reference is chosen by that score, so the copy changes nothing: the statistics are those
-    of the segment's present references alone, as sacreBLEU computes them. The core reads
-    ``None`` as a TypeError; callers fill only then, so that inputs without placeholders are
-    never scanned for them.
-    """
-    streams = c.streams
-    holes = [k for k, stream in enumerate(streams) if None in stream]
-    if not holes or len(streams) == 1:
-        # One stream has no other reference to stand in: its None is a TypeError naming it.
-        return None
-    filled = [list(stream) if k in holes else stream for k, stream in enumerate(streams)]
-    for i in sorted({i for k in holes for i, text in enumerate(streams[k]) if text is None}):
-        k = next((k for k, stream in enumerate(streams) if stream[i] is not None), None)
-        if k is None:
-            raise ValueError(
-                f"segment {i} has no reference: references[k][{i}] is None in every stream"
-            )
-        # Checked here: the copy may land in an earlier stream, which is read first.
-        present = _valid_text(streams[k][i], f"references[{k}][{i}]")
-        for stream in filled:
-            if stream[i] is None:
-                stream[i] = present
-    return Corpus(c.hypotheses, filled, nested=True)
-
-
-def present_references(references: list[object]) -> list[object] | None:
-    """One segment's references without sacreBLEU's ``None`` placeholders (each checked, and
-    named by its index in ``references``), or None if there is no placeholder to drop."""
-    if None not in references:
-        return None
-    present: list[object] = [
-        _valid_text(text, f"references[{k}]")
-        for k, text in enumerate(references)
-        if text is not None
-    ]
-    if not present:
-        raise ValueError("references has no reference: every item is None")
-    return present
-
-
-def reference_count(streams: list[list[object]]) -> int:
-    """sacreBLEU's ``num_refs``: the number of references every segment has, placeholders not
-    counted, or -1 when it varies (the signature's ``nrefs:var``)."""
-    if len(streams) == 1 or not any(None in stream for stream in streams):
-        return len(streams)
-    counts = {sum(text is not None for text in segment) for segment in zip(*streams, strict=False)}
-    return counts.pop() if len(counts) == 1 else -1
-
-
-def first_present(streams: list[list[object]], i: int) -> int:
-    """The first stream holding a reference for segment i (placeholders filled with it)."""
-    return next((k for k, stream in enumerate(streams) if stream[i] is not None), 0)
-
-
-def _check_length(stream: list[object], name: str, expected: int, *, hint: bool = False) -> None:
-    if len(stream) != expected:
-        advice = (
-            "; if references[i] holds the references of hypothesis i, pass layout='per_hypothesis'"
-            if hint
-            else ""
-        )
-        raise ValueError(
-            f"{name} has {len(stream)} segments but hypotheses has {expected}; "
-            f"every reference stream needs one reference per hypothesis{advice}"
-        )

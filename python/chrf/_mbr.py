@@ -6,8 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
-from chrf import _core
-from chrf._batch import Weights, _batches, aggregate, aggregate_batched, integer_weights
+from chrf import _service
 from chrf._inputs import Texts, as_list
 from chrf._messages import shown
 from chrf._settings import Options, settings_of, with_options_doc
@@ -16,6 +15,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
     from typing_extensions import Unpack
+
+    from chrf._weights import Weights
 
 #: How :func:`mbr` estimates each hypothesis's utility.
 Method = Literal["pairwise", "aggregate"]
@@ -50,18 +51,7 @@ def expected_utility(
     ints, floats at their exact binary value, Fractions, NumPy scalars or arrays) weighs the
     mean, e.g. by the model's probability of each sample; None weighs every reference alike.
     """
-    hyps = as_list(hypotheses, "hypotheses")
-    refs = as_list(references, "references")
-    if not refs:
-        raise ValueError("references must not be empty")
-    scaled: list[list[int] | None] | None = None
-    if weights is not None:
-        scaled = [integer_weights(weights, len(refs), "weights")]
-    settings = settings_of(options)
-    utilities: NDArray[np.float64] = _core.expected_utility(
-        settings, [hyps], [refs], scaled, batched=False
-    )[0]
-    return utilities
+    return _service.expected_utility(settings_of(options), hypotheses, references, weights)
 
 
 @with_options_doc()
@@ -74,20 +64,7 @@ def expected_utility_batched(
     """:func:`expected_utility` for a batch: shape (batch, hypotheses), as
     :func:`aggregate_batched`. Every batch item needs the same number of hypotheses; each has
     its own references, and ``weights`` is None or one weight list (or None) per batch item."""
-    hyps, refs = _batches(hypotheses, references, check_references=False)
-    for b, item in enumerate(refs):
-        if not item:
-            raise ValueError(f"references[{b}] must not be empty")
-    scaled: list[list[int] | None] | None = None
-    if weights is not None:
-        per_item = as_list(weights, "weights")
-        if len(per_item) != len(hyps):
-            raise ValueError(f"weights has {len(per_item)} items but the batch has {len(hyps)}")
-        scaled = [
-            None if w is None else integer_weights(w, len(refs[b]), f"weights[{b}]")
-            for b, w in enumerate(per_item)
-        ]
-    return _core.expected_utility(settings_of(options), hyps, refs, scaled, batched=True)
+    return _service.expected_utility_batched(settings_of(options), hypotheses, references, weights)
 
 
 @with_options_doc()
@@ -114,10 +91,11 @@ def mbr(
         raise ValueError("hypotheses must not be empty")
     texts = cast("list[str]", hyps)  # the core checks that they are
     refs = texts if references is None else references
+    settings = settings_of(options)
     if method == "pairwise":
-        utilities = expected_utility(texts, refs, weights, **options)
+        utilities = _service.expected_utility(settings, texts, refs, weights)
     else:
-        utilities = aggregate(texts, refs, weights=weights, **options)
+        utilities = _service.aggregate(settings, texts, refs, weights)
     return _chosen(texts, utilities)
 
 
@@ -143,10 +121,11 @@ def mbr_batched(
             raise ValueError(f"hypotheses[{b}] must not be empty")
     texts = cast("list[list[str]]", hyps)  # the core checks that they are
     refs = texts if references is None else references
+    settings = settings_of(options)
     if method == "pairwise":
-        utilities = expected_utility_batched(texts, refs, weights, **options)
+        utilities = _service.expected_utility_batched(settings, texts, refs, weights)
     else:
-        utilities = aggregate_batched(texts, refs, weights=weights, **options)
+        utilities = _service.aggregate_batched(settings, texts, refs, weights)
     return [_chosen(item, row) for item, row in zip(texts, utilities, strict=True)]
 
 

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from chrf import _core
 from chrf._components import Components, NgramType, OrderComponents, six_decimals
-from chrf._inputs import Corpus, Layout, References, Texts, corpus
+from chrf._inputs import Layout, References, Texts, check_layout
 from chrf._settings import ExactOptions, Options, Settings, exact_settings
 
 if TYPE_CHECKING:
@@ -149,34 +150,32 @@ def sacrebleu_f(stats: Stats, settings: Settings) -> float:
     return 0.0
 
 
+#: Hypotheses, and reference streams with ``None`` where a segment lacks a reference.
+Corpus = tuple[list[str], list[list[str | None]]]
+
+
+def read(hypotheses: object, references: object, layout: object = None) -> Corpus:
+    """The texts as every entry point reads them: checked by the compiled core's reader (texts
+    are validated, not computed on), not lowercased (this module lowercases as it computes)."""
+    check_layout(layout)
+    return _core.read(hypotheses, references, layout, False).texts()  # type: ignore[arg-type]
+
+
 def corpus_statistics(
     hypotheses: object, references: object, settings: Settings, layout: Layout | None = None
 ) -> tuple[int, Stats]:
-    c = corpus(hypotheses, references, layout)
+    c = read(hypotheses, references, layout)
     totals = [(0, 0, 0)] * settings.order_count
-    for i, hyp in enumerate(c.hypotheses):
-        if not isinstance(hyp, str):
-            raise TypeError(f"hypotheses[{i}] must be str, not {type(hyp).__name__}")
+    for i, hyp in enumerate(c[0]):
         refs = [text for _, text in present(c, i)]
         seg = segment_statistics(hyp, refs, settings)
         totals = [(a + x, b + y, m + z) for (a, b, m), (x, y, z) in zip(totals, seg, strict=True)]
-    return len(c.hypotheses), totals
+    return len(c[0]), totals
 
 
 def present(c: Corpus, i: int) -> list[tuple[int, str]]:
     """Segment i's references with their streams, sacreBLEU's None placeholders dropped."""
-    refs = []
-    for k, text in enumerate(stream[i] for stream in c.streams):
-        if text is None and len(c.streams) > 1:
-            continue
-        if not isinstance(text, str):
-            raise TypeError(f"references[{k}][{i}] must be str, not {type(text).__name__}")
-        refs.append((k, text))
-    if not refs:
-        raise ValueError(
-            f"segment {i} has no reference: references[k][{i}] is None in every stream"
-        )
-    return refs
+    return [(k, text) for k, stream in enumerate(c[1]) if (text := stream[i]) is not None]
 
 
 def f_beta(p: Fraction, r: Fraction, beta_squared: Fraction) -> Fraction:
@@ -349,14 +348,14 @@ def explain(
     extra n-grams over the corpus, each segment against the reference spec §5 chooses,
     word n-grams as their tokens joined by a space."""
     settings = Settings(**options)
-    c = corpus(hypotheses, references, layout)
+    c = read(hypotheses, references, layout)
     orders: list[tuple[Counter[str], Counter[str]]] = [
         (Counter(), Counter()) for _ in range(settings.order_count)
     ]
-    for i, hyp in enumerate(c.hypotheses):
+    for i, hyp in enumerate(c[0]):
         refs = [text for _, text in present(c, i)]
-        best = refs[best_reference(str(hyp), refs, settings)[0]]
-        text, best = (str(hyp).lower(), best.lower()) if settings.lowercase else (str(hyp), best)
+        best = refs[best_reference(hyp, refs, settings)[0]]
+        text, best = (hyp.lower(), best.lower()) if settings.lowercase else (hyp, best)
         hyp_bags, ref_bags = ngram_bags(text, settings), ngram_bags(best, settings)
         for (missing, extra), h, r in zip(orders, hyp_bags, ref_bags, strict=True):
             if not r and not settings.count_hyp_without_ref:

@@ -16,8 +16,7 @@ import numpy as np
 
 from chrf._compare import Comparison
 from chrf._explain import Explanation
-from chrf._sacrebleu import score_name
-from chrf._settings import Settings
+from chrf._settings import Settings, score_name
 
 if TYPE_CHECKING:
     from plotly.graph_objects import Figure
@@ -220,8 +219,8 @@ def segment_rows(e: Explanation, i: int, delta: str, references: Sequence[str]) 
 
 
 def texts_of(e: Explanation, i: int) -> tuple[str, str]:
-    c = e._corpus
-    return str(c.hypotheses[i]), str(c.streams[int(e.references[i])][i])
+    hypothesis, references = e._corpus.segment_texts(i)
+    return hypothesis, str(references[int(e.references[i])])
 
 
 def reference_row(ref_html: str, e: Explanation, i: int, references: Sequence[str]) -> str:
@@ -319,9 +318,10 @@ def single_system_results(c: Comparison, n: int) -> Comparison:
     """A one-system comparison whose row carries sacreBLEU's bootstrap mean and interval."""
     from dataclasses import replace
 
-    from chrf._significance import bootstrap_scores, estimate_ci
+    from chrf._analysis import bootstrap
+    from chrf._significance import estimate_ci
 
     e = c.explanations[0]
-    _, values = bootstrap_scores(c.settings, e._corpus, n)
+    _, values = bootstrap(c.settings, e._corpus, n)
     mean, ci = estimate_ci(np.array(values))
     return replace(c, results=(replace(c.results[0], mean=mean, ci=ci),))

@@ -7,21 +7,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from chrf import _service
 from chrf._core import VERSION as CORE_VERSION
-from chrf._core import corpus_counts, score_of, sentence_score
-from chrf._inputs import (
-    Corpus,
-    References,
-    Texts,
-    as_list,
-    corpus,
-    present_references,
-    reference_count,
-)
+from chrf._inputs import References, Texts
 from chrf._messages import shown
-from chrf._settings import Averaging, Beta, Settings
+from chrf._service import Corpus
+from chrf._settings import Averaging, Beta, Settings, score_name
 
-__all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
+__all__ = ["CHRF", "CHRFScore", "CHRFSignature", "score_name"]
 
 VERSION = CORE_VERSION
 _new_score = object.__new__
@@ -110,8 +103,8 @@ class CHRFScore:
         self.beta = beta
         self.char_order = char_order
         self.word_order = word_order
-        # `name` is `score_name(beta, word_order)`, which `CHRF` passes in: formatting it is a
-        # fifth of the time of a `sentence_score` call on one short sentence pair.
+        # `name` is `score_name(beta, word_order)`, which `CHRF` passes in, formatted once per
+        # metric rather than once per sentence score.
         self.name = score_name(beta, word_order) if name is None else name
         self.score = score
         self._mean = -1.0
@@ -169,11 +162,6 @@ class CHRFScore:
 
     def __repr__(self) -> str:
         return self.format()
-
-
-def score_name(beta: Beta, word_order: int) -> str:
-    """sacreBLEU's name of a chrF score: ``chrF2``, ``chrF2++``."""
-    return f"chrF{beta}" + "+" * word_order
 
 
 class CHRF:
@@ -242,20 +230,15 @@ class CHRF:
         )
 
     def _streams(self, references: References) -> list[list[object]]:
-        refs = as_list(references, "references")
-        if refs and isinstance(refs[0], str):
-            streams = [refs]
-        else:
-            streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
-        self.num_refs = reference_count(streams)
+        streams, self.num_refs = _service.reference_streams(references)
         return streams
 
     def _corpus(self, hypotheses: Texts, references: References | None) -> Corpus:
         if references is None:
             if self._ref_cache is None:
                 raise RuntimeError("No references provided and the cache is empty.")
-            return corpus(hypotheses, self._ref_cache, "streams")
-        return corpus(hypotheses, self._streams(references), "streams")
+            return _service.read(self.settings, hypotheses, self._ref_cache, "streams")
+        return _service.read(self.settings, hypotheses, self._streams(references), "streams")
 
     def corpus_score(
         self,
@@ -270,37 +253,23 @@ class CHRF:
         n_bootstrap = _resample_count(n_bootstrap)
         c = self._corpus(hypotheses, references)
         if n_bootstrap > 1:
-            from chrf._significance import bootstrap_scores
+            from chrf import _analysis
 
             self.n_bootstrap = n_bootstrap
-            self.seed, samples = bootstrap_scores(self.settings, c, n_bootstrap, progress)
-            result = self._score(score_of(self.settings, corpus_counts(self.settings, c)))
+            self.seed, samples = _analysis.bootstrap(self.settings, c, n_bootstrap, progress)
+            result = self._score(_service.score(self.settings, c))
             result.estimate_ci(samples)
             return result
-        return self._score(score_of(self.settings, corpus_counts(self.settings, c)))
+        return self._score(_service.score(self.settings, c))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
         """The score of one hypothesis against one or more references."""
-        # The core checks the types, naming `hypothesis` and `references[k]`; it takes a list
-        # as it is, and returns None for anything else, which is read into a list here.
-        compiled = self.settings.compiled
-        refs: Sequence[object] = references
-        try:
-            value = sentence_score(compiled, hypothesis, refs)
-            if value is None:
-                refs = as_list(references, "references")
-                value = sentence_score(compiled, hypothesis, refs)
-        except TypeError:
-            # sacreBLEU drops its None placeholders; they are looked for only once the core met
-            # a non-str, so that a call without them never scans for them.
-            present = present_references(refs) if type(refs) is list else None
-            if present is None:
-                raise
-            refs = present
-            value = sentence_score(compiled, hypothesis, present)
-        self.num_refs = len(refs)
+        # The core reads both, naming `hypothesis` and `references[k]`, and drops sacreBLEU's
+        # None placeholders, which sacreBLEU does not count as references.
+        value, self.num_refs = _service.sentence_score(self.settings, hypothesis, references)
         # CHRFScore.__init__ inlined, attribute for attribute and in its order (so `vars()` is
-        # the same): calling a class with a Python __init__ costs a large share of a short pair.
+        # the same): a call of a class with a Python __init__ would be most of a short pair's
+        # Python time.
         score = _new_score(CHRFScore)
         score.beta = self.beta
         score.char_order = self.char_order

@@ -212,6 +212,11 @@ class Settings:
         return self.char_order + self.word_order
 
 
+def score_name(beta: Beta, word_order: int) -> str:
+    """sacreBLEU's name of a chrF score: ``chrF2``, ``chrF2++``."""
+    return f"chrF{beta}" + "+" * word_order
+
+
 #: Option values of these types are compared by value for `settings_of`'s cache; others (NumPy
 #: integers, user classes) are validated afresh on every call.
 _CACHED_TYPES = frozenset({int, bool, float, str, Fraction})

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from chrf import _core
-from chrf._inputs import Corpus
+from chrf._core import Corpus
 from chrf._messages import shown
 from chrf._settings import Settings
 
@@ -56,7 +56,7 @@ def bootstrap_scores(
     returned as the NumPy float32 (or Python float) values sacreBLEU would hold.
     """
     seed_text, seed = sacrebleu_seed()
-    stats = _core.segment_statistics(settings, c)
+    stats = c.segment_statistics(settings.compiled)
     picks = resample_picks(np.random.default_rng(seed), len(stats), n_samples)
     values = resampled_values(settings, stats, picks, Progress("bootstrap", n_samples, show))
     if any(isinstance(v, np.float32) for v in values):
@@ -167,7 +167,7 @@ class Resampled:
         self.flags: list[bool] = []
 
     def add(self, picks: NDArray[Any]) -> None:
-        v, f = _core.resampled_scores(self.settings, self.stats, np.ascontiguousarray(picks))
+        v, f = _core.resampled_scores(self.settings.compiled, self.stats, np.ascontiguousarray(picks))
         self.values += v.tolist()
         self.flags += f.tolist()
 
@@ -192,7 +192,7 @@ def resampled_values(
 
 def _total_score(settings: Settings, stats: NDArray[np.uint64]) -> float:
     counts = [(int(h), int(r), int(m)) for h, r, m in stats.sum(axis=0, dtype=object)]
-    return _core.score_of(settings, tuple(counts))
+    return _core.score_of(settings.compiled, counts)
 
 
 def paired_bootstrap(
@@ -202,7 +202,7 @@ def paired_bootstrap(
     95% interval, then each system's score, interval and p-value against the baseline."""
     seed_text, seed = sacrebleu_seed()
     progress = Progress("paired bootstrap", n_samples * (1 + 2 * len(systems)), show)
-    bl_stats = _core.segment_statistics(settings, baseline)
+    bl_stats = baseline.segment_statistics(settings.compiled)
     n = len(bl_stats)
     bl_score = _total_score(settings, bl_stats)
     picks = resample_picks(np.random.default_rng(seed), n, n_samples)
@@ -212,7 +212,7 @@ def paired_bootstrap(
         # sacreBLEU draws again for every system, from a generator seeded alike (unless the
         # seed is 0 or "none", in which case each draw is fresh).
         rng = np.random.default_rng(seed if seed else None)
-        sys_stats = _core.segment_statistics(settings, system)
+        sys_stats = system.segment_statistics(settings.compiled)
         sys_score = _total_score(settings, sys_stats)
         resampled_bl, resampled_sys = Resampled(settings, bl_stats), Resampled(settings, sys_stats)
         for chunk in resample_picks(rng, n, n_samples):
@@ -235,17 +235,17 @@ def paired_randomization(
     and p-value against the baseline."""
     seed_text, seed = sacrebleu_seed()
     progress = Progress("approximate randomization", n_trials * len(systems), show)
-    bl_stats = _core.segment_statistics(settings, baseline)
+    bl_stats = baseline.segment_statistics(settings.compiled)
     bl_score = _total_score(settings, bl_stats)
     results = [Result(bl_score)]
     for system in systems:
         rng = np.random.default_rng(seed if seed else None)
-        sys_stats = _core.segment_statistics(settings, system)
+        sys_stats = system.segment_statistics(settings.compiled)
         sys_score = _total_score(settings, sys_stats)
         scores_a, scores_b = [], []
         for chunk in swap_draws(rng, len(bl_stats), n_trials):
             swaps = np.ascontiguousarray(chunk)
-            a, b = _core.randomization_scores(settings, bl_stats, sys_stats, swaps)
+            a, b = _core.randomization_scores(settings.compiled, bl_stats, sys_stats, swaps)
             scores_a.append(a)
             scores_b.append(b)
             progress.advance(len(chunk))

@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from chrf._core import Counts, components_of, score_of
+from chrf import _core
 from chrf._messages import shown
 from chrf._numbers import is_bool
-from chrf._settings import Settings, constructed_in_new, state_dict
+from chrf._settings import Settings, constructed_in_new, settings_of, state_dict
 
 if TYPE_CHECKING:
     import numpy as np
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from chrf._components import Components
+    from chrf._core import Counts
     from chrf._settings import Options
 
 #: The compiled core counts in 128 bits.
@@ -117,7 +118,7 @@ class Statistics:
         nested sequences of ints), of ``segment_count`` segments scored with ``options``
         (the keyword options of :func:`chrf.score`). Counts no statistics could hold are a
         ValueError: negative, matches above either count, the wrong number of orders."""
-        return cls(Settings(**options), counts, segment_count)  # type: ignore[arg-type]
+        return cls(settings_of(options), counts, segment_count)  # type: ignore[arg-type]
 
     def to_array(self) -> NDArray[np.uint64]:
         """The counts as a uint64 array of shape (orders, 3); OverflowError if one exceeds
@@ -141,12 +142,14 @@ class Statistics:
 
     def score(self) -> float:
         """The float score, as :func:`chrf.score` gives it for these segments."""
-        return score_of(self.settings, self.counts)
+        return _core.score_of(self.settings.compiled, list(self.counts))
 
     def components(self) -> Components:
         """The exact components, as :func:`chrf.components` gives them for these segments."""
         if self.settings.eps_smoothing:
             raise ValueError("statistics with eps_smoothing=True have a float score only")
+        from chrf._components import components_of  # fractions: not needed for a float score
+
         return components_of(self.settings, self.counts, self.segment_count)
 
 

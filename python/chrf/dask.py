@@ -24,15 +24,14 @@ from typing import TYPE_CHECKING, Any
 import dask
 import dask.bag
 
-from chrf import _threads
-from chrf._api import statistics as _statistics
-from chrf._batch import sentence_scores as _sentence_scores
-from chrf._settings import Settings
+from chrf import _service, _threads
+from chrf._settings import Settings, settings_of
 from chrf._statistics import Statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from chrf._inputs import Layout
     from chrf._settings import Options
 
 __all__ = ["sentence_scores", "statistics"]
@@ -51,22 +50,22 @@ def statistics(
 
     ``hypothesis`` and ``references`` name the columns of a dataframe (ignored for a bag).
     """
-    Settings(**options)  # bad options fail here, not later in a task
+    settings = settings_of(options)  # bad options fail here, not later in a task
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
         raise ValueError(f"split_every must be an int of at least 2, not {split_every!r}")
     if isinstance(collection, dask.bag.Bag):
         return collection.reduction(
-            partial(_bag_statistics, options),
-            partial(_total, options),
+            partial(_bag_statistics, settings),
+            partial(_total, settings),
             split_every=split_every,
         )
     columns = _columns(collection, hypothesis, references)
     parts = [
-        dask.delayed(_frame_statistics)(part, columns, options) for part in collection.to_delayed()
+        dask.delayed(_frame_statistics)(part, columns, settings) for part in collection.to_delayed()
     ]
     while len(parts) > 1:
         parts = [
-            dask.delayed(_total)(options, parts[i : i + split_every])
+            dask.delayed(_total)(settings, parts[i : i + split_every])
             for i in range(0, len(parts), split_every)
         ]
     return parts[0]
@@ -82,30 +81,34 @@ def sentence_scores(
 ) -> Any:
     """A lazy collection of sacreBLEU's sentence score of every segment, in order: a bag of
     floats for a bag, a float64 Series named ``name`` (the frame's index) for a dataframe."""
-    Settings(**options)  # bad options fail here, not later in a task
+    settings = settings_of(options)  # bad options fail here, not later in a task
     if isinstance(collection, dask.bag.Bag):
-        return collection.map_partitions(partial(_bag_sentence_scores, options))
+        return collection.map_partitions(partial(_bag_sentence_scores, settings))
     columns = _columns(collection, hypothesis, references)
     return collection.map_partitions(
-        _frame_sentence_scores, columns, options, name, meta=(name, "f8")
+        _frame_sentence_scores, columns, settings, name, meta=(name, "f8")
     )
 
 
-def _bag_statistics(options: Options, items: Iterable[Any]) -> Statistics:
+def _bag_statistics(settings: Settings, items: Iterable[Any]) -> Statistics:
     _threads_of_worker()
     hyps, refs = _pairs(items)
     if not hyps:
-        return _nothing(options)
-    return _statistics(hyps, refs, layout="per_hypothesis", **options)
+        return _nothing(settings)
+    return _statistics(settings, hyps, refs, "per_hypothesis")
 
 
-def _bag_sentence_scores(options: Options, items: Iterable[Any]) -> list[float]:
+def _bag_sentence_scores(settings: Settings, items: Iterable[Any]) -> list[float]:
     _threads_of_worker()
     hyps, refs = _pairs(items)
     if not hyps:
         return []
-    scores: list[float] = _sentence_scores(hyps, refs, layout="per_hypothesis", **options).tolist()
+    scores: list[float] = _service.sentence_scores(settings, hyps, refs, "per_hypothesis").tolist()
     return scores
+
+
+def _statistics(settings: Settings, hyps: object, refs: object, layout: Layout) -> Statistics:
+    return _service.statistics(settings, _service.read(settings, hyps, refs, layout))
 
 
 def _pairs(items: Iterable[Any]) -> tuple[list[Any], list[Any]]:
@@ -119,13 +122,12 @@ def _pairs(items: Iterable[Any]) -> tuple[list[Any], list[Any]]:
     return hyps, refs
 
 
-def _total(options: Options, parts: Iterable[Statistics]) -> Statistics:
-    return sum(parts, _nothing(options))
+def _total(settings: Settings, parts: Iterable[Statistics]) -> Statistics:
+    return sum(parts, _nothing(settings))
 
 
-def _nothing(options: Options) -> Statistics:
+def _nothing(settings: Settings) -> Statistics:
     """The statistics of no segment: what an empty partition adds."""
-    settings = Settings(**options)
     return Statistics(settings, ((0, 0, 0),) * settings.order_count, 0)
 
 
@@ -150,22 +152,22 @@ def _frame_streams(part: Any, columns: list[str]) -> tuple[list[Any], list[list[
     return lists[0], lists[1:]
 
 
-def _frame_statistics(part: Any, columns: list[str], options: Options) -> Statistics:
+def _frame_statistics(part: Any, columns: list[str], settings: Settings) -> Statistics:
     _threads_of_worker()
     if len(part) == 0:
-        return _nothing(options)
+        return _nothing(settings)
     hyps, streams = _frame_streams(part, columns)
-    return _statistics(hyps, streams, layout="streams", **options)
+    return _statistics(settings, hyps, streams, "streams")
 
 
-def _frame_sentence_scores(part: Any, columns: list[str], options: Options, name: str) -> Any:
+def _frame_sentence_scores(part: Any, columns: list[str], settings: Settings, name: str) -> Any:
     import pandas as pd
 
     _threads_of_worker()
     if len(part) == 0:
         return pd.Series([], index=part.index, name=name, dtype="f8")
     hyps, streams = _frame_streams(part, columns)
-    scores = _sentence_scores(hyps, streams, layout="streams", **options)
+    scores = _service.sentence_scores(settings, hyps, streams, "streams")
     return pd.Series(scores, index=part.index, name=name)
 
 

@@ -19,7 +19,8 @@ import numpy as np
 import torch
 from mbrs.metrics import Metric, MetricAggregatable, register
 
-import chrf
+from chrf import _service
+from chrf._settings import settings_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -55,7 +56,7 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
 
     def __init__(self, cfg: MetricChrF.Config) -> None:
         super().__init__(cfg)
-        self.options: dict[str, Any] = {
+        options: dict[str, Any] = {
             "char_order": cfg.char_order,
             "word_order": cfg.word_order,
             "beta": cfg.beta,
@@ -63,23 +64,23 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
             "include_whitespace": cfg.whitespace,
             "eps_smoothing": cfg.eps_smoothing,
         }
-        chrf.Settings(**self.options)  # bad options fail here, not at the first score
+        self.settings = settings_of(options)  # type: ignore[arg-type]  # bad options fail here
 
     def score(self, hypothesis: str, reference: str, *_: object, **__: object) -> float:
         """sacreBLEU's sentence score of the hypothesis against the reference."""
-        return float(chrf.sentence_scores([hypothesis], [reference], **self.options)[0])
+        return float(_service.sentence_scores(self.settings, [hypothesis], [reference])[0])
 
     def scores(
         self, hypotheses: list[str], references: list[str], *_: object, **__: object
     ) -> torch.Tensor:
         """The sentence score of each hypothesis against its reference: shape (N,)."""
-        return _tensor(chrf.sentence_scores(hypotheses, references, **self.options))
+        return _tensor(_service.sentence_scores(self.settings, hypotheses, references))
 
     def pairwise_scores(
         self, hypotheses: list[str], references: list[str], *_: object, **__: object
     ) -> torch.Tensor:
         """Every hypothesis against every reference: shape (H, R)."""
-        return _tensor(chrf.pairwise(hypotheses, references, **self.options))
+        return _tensor(_service.pairwise(self.settings, hypotheses, references))
 
     def expected_scores(
         self,
@@ -91,7 +92,7 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
         """Each hypothesis's mean score over the references (weighted by the softmax of
         ``reference_lprobs``), exact and without the (H, R) matrix: shape (H,)."""
         weights = weights_of_lprobs(reference_lprobs, len(references))
-        return _tensor(chrf.expected_utility(hypotheses, references, weights, **self.options))
+        return _tensor(_service.expected_utility(self.settings, hypotheses, references, weights))
 
     def expected_scores_reference_aggregation(
         self,
@@ -103,7 +104,7 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
         """Each hypothesis against the references' mean n-gram bag (weighted by the softmax
         of ``reference_lprobs``): shape (H,)."""
         weights = weights_of_lprobs(reference_lprobs, len(references))
-        return _tensor(chrf.aggregate(hypotheses, references, weights=weights, **self.options))
+        return _tensor(_service.aggregate(self.settings, hypotheses, references, weights))
 
     def corpus_score(
         self,
@@ -112,7 +113,8 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
         sources: list[str] | None = None,
     ) -> float:
         """sacreBLEU's corpus score; ``references_lists`` holds reference streams."""
-        return chrf.score(hypotheses, references_lists, layout="streams", **self.options)
+        corpus = _service.read(self.settings, hypotheses, references_lists, "streams")
+        return _service.score(self.settings, corpus)
 
 
 def weights_of_lprobs(lprobs: torch.Tensor | None, count: int) -> list[int] | None:

@@ -16,9 +16,8 @@ from typing import Any
 import torch
 from torchmetrics import Metric
 
-from chrf import _core
-from chrf._inputs import corpus
-from chrf._settings import Settings
+from chrf import _service
+from chrf._settings import settings_of
 from chrf._statistics import Statistics
 
 #: A count is kept as LIMBS int64 tensors of LIMB_BITS bits each. torchmetrics sums states
@@ -64,12 +63,14 @@ class CHRFScore(Metric):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.settings = Settings(
-            char_order=n_char_order,
-            word_order=n_word_order,
-            beta=beta,
-            lowercase=lowercase,
-            include_whitespace=whitespace,
+        self.settings = settings_of(
+            {
+                "char_order": n_char_order,
+                "word_order": n_word_order,
+                "beta": beta,
+                "lowercase": lowercase,
+                "include_whitespace": whitespace,
+            }
         )
         self.return_sentence_level_score = return_sentence_level_score
         zeros = torch.zeros((self.settings.order_count, 3, LIMBS), dtype=torch.int64)
@@ -88,13 +89,12 @@ class CHRFScore(Metric):
         references: list[object] = list(target)
         if len(hypotheses) == 1 and references and all(_is_reference(t) for t in references):
             references = [references]
-        c = corpus(hypotheses, references, "per_hypothesis")
-        added = _core.corpus_counts(self.settings, c)
-        total = self._statistics() + Statistics(self.settings, added, len(c.hypotheses))
+        c = _service.read(self.settings, hypotheses, references, "per_hypothesis")
+        total = self._statistics() + _service.statistics(self.settings, c)
         self.counts = _limbs(total.counts, self.counts.device)
         self.segments = _limbs(total.segment_count, self.segments.device)
         if self.return_sentence_level_score:
-            scores = _core.sentence_scores(self.settings, c)
+            scores = _service.sentence_scores_of(self.settings, c)
             self.sentence_scores.append(torch.from_numpy(scores / 100).to(self.counts.device))
 
     def compute(self) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:

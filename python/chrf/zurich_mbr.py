@@ -18,7 +18,8 @@ import mbr
 import torch
 from mbr.metrics.base import MetricOutput
 
-import chrf
+from chrf import _service
+from chrf._settings import Settings, settings_of
 
 __all__ = ["MetricRunner"]
 
@@ -48,7 +49,7 @@ class MetricRunner(mbr.MetricRunner):  # type: ignore[misc]
         self.tokenizer = tokenizer
         self.metric = None
         self.metric_is_source_based = False
-        self.options = _options(dict(mbr_config.metric_kwargs or {}))
+        self.settings = _settings(dict(mbr_config.metric_kwargs or {}))
 
     def __call__(
         self,
@@ -72,15 +73,15 @@ class MetricRunner(mbr.MetricRunner):  # type: ignore[misc]
         # Per batch item: its samples, its references.
         hypotheses = [list(item) for item in zip(*samples, strict=True)]
         pseudo_references = [list(item) for item in zip(*references, strict=True)]
-        scores = chrf.expected_utility_batched(hypotheses, pseudo_references, **self.options)
+        scores = _service.expected_utility_batched(self.settings, hypotheses, pseudo_references)
         per_reference = None
         if self.mbr_config.output_metric_scores:
-            matrices = chrf.pairwise_batched(hypotheses, pseudo_references, **self.options)
+            matrices = _service.pairwise_batched(self.settings, hypotheses, pseudo_references)
             per_reference = torch.from_numpy(matrices)
         return MetricOutput(scores=torch.from_numpy(scores), scores_per_reference=per_reference)
 
 
-def _options(metric_kwargs: dict[str, Any]) -> dict[str, Any]:
+def _settings(metric_kwargs: dict[str, Any]) -> Settings:
     unknown = sorted(set(metric_kwargs) - set(EVALUATE_OPTIONS))
     if unknown:
         raise TypeError(
@@ -88,5 +89,4 @@ def _options(metric_kwargs: dict[str, Any]) -> dict[str, Any]:
             f"takes {', '.join(EVALUATE_OPTIONS)}"
         )
     options = {EVALUATE_OPTIONS[name]: value for name, value in metric_kwargs.items()}
-    chrf.Settings(**options)  # bad values fail here, not at the first batch
-    return options
+    return settings_of(options)  # type: ignore[arg-type]  # bad values fail here

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from chrf._compare import Comparison, SystemDifference, comparison_of
-from chrf._explain import Explanation, explain_corpus
-from chrf._sacrebleu import CHRF, score_name
-from chrf._settings import Settings
+from chrf import _analysis
+from chrf._compare import Comparison, SystemDifference
+from chrf._explain import Explanation
+from chrf._sacrebleu import CHRF
+from chrf._settings import Settings, score_name
 from chrf.cli.arguments import add_chrf_settings
 from chrf.cli.io import CliError, Parser, write_line
 from chrf.cli.options import check_encoding, settings_of
@@ -86,12 +87,12 @@ def explain_command(argv: Sequence[str]) -> int:
     as_json = args.format == "json"
     settings = inputs.settings
     if len(corpora) == 1:
-        e = explain_corpus(settings, corpora[0].corpus(), inputs.top)
+        e = _analysis.explanation(settings, corpora[0].corpus(settings), inputs.top)
         data: dict[str, Any] = e.to_dict(inputs.top)
         write_line(json.dumps(data, ensure_ascii=False) if as_json else text_of(e, inputs))
         return 0
-    named = {name: c.corpus() for name, c in zip(inputs.systems, corpora, strict=True)}
-    c = comparison_of(settings, named, inputs.top, inputs.test, inputs.trials)
+    named = {name: c.corpus(settings) for name, c in zip(inputs.systems, corpora, strict=True)}
+    c = _analysis.comparison(settings, named, inputs.top, inputs.test, inputs.trials)
     if as_json:
         write_line(json.dumps(comparison_dict(c, inputs.top), ensure_ascii=False))
     else:

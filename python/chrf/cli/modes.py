@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chrf._api import statistics
+from chrf import _service
 from chrf._sacrebleu import CHRF, CHRFScore
-from chrf._settings import Settings
+from chrf._settings import Settings, score_name
 from chrf._statistics import Statistics
 from chrf.cli import render
 from chrf.cli.io import CliError, write_line
@@ -88,7 +88,7 @@ def confidence_score(
     result = metric.corpus_score(
         c.hypotheses, c.references, n_bootstrap=options.confidence_n, progress=not options.quiet
     )
-    return result, statistics(c.hypotheses, c.references, **options.settings.options())
+    return result, _service.statistics(options.settings, c.corpus(options.settings))
 
 
 def streamed_statistics(settings: Settings, system: System, refs: References) -> Statistics:
@@ -105,13 +105,10 @@ def statistics_chunks(settings: Settings, system: System, refs: References) -> I
     paths = native_paths(system, refs, settings.lowercase)
     if paths is None:
         for chunk in aligned_chunks(system, refs):
-            yield statistics(chunk.hypotheses, chunk.references, **settings.options())
+            yield _service.statistics(settings, chunk.corpus(settings))
         return
-    from chrf._core import files_statistics
-
     names = [system.name, *refs.names]
-    for count, counts in native_chunks(paths, names, lambda f: files_statistics(settings, f)):
-        yield Statistics(settings, counts, count)
+    yield from native_chunks(paths, names, lambda f: _service.files_statistics(settings, f))
 
 
 def sentence_level(options: Options, refs: References, system: System) -> int:
@@ -133,26 +130,22 @@ def sentence_score_chunks(
     """The sentence scores of each chunk, from files the core reads itself when it can."""
     paths = native_paths(system, refs, settings.lowercase)
     if paths is None:
-        from chrf._core import sentence_score_list
-
         for chunk in aligned_chunks(system, refs):
-            yield sentence_score_list(settings, chunk.corpus())
+            yield _service.sentence_score_list(settings, chunk.corpus(settings))
         return
-    from chrf._core import files_sentence_scores
-
     names = [system.name, *refs.names]
-    yield from native_chunks(paths, names, lambda f: files_sentence_scores(settings, f))
+    yield from native_chunks(paths, names, lambda f: _service.files_sentence_scores(settings, f))
 
 
 def sentence_breakdowns(options: Options, refs: References, system: System, signature: str) -> int:
-    from chrf._core import sentence_score_list
-    from chrf._explain import segment_components
+    from chrf._analysis import segment_components
 
     settings = options.settings
     for chunk in aligned_chunks(system, refs):
-        scores = sentence_score_list(settings, chunk.corpus())
+        corpus = chunk.corpus(settings)
+        scores = _service.sentence_score_list(settings, corpus)
         results = [score_of(settings, value) for value in scores]
-        parts = segment_components(settings, chunk.corpus())
+        parts = segment_components(settings, corpus)
         pairs = zip(results, parts, strict=True)
         write_line("\n".join(render.corpus_score(r, signature, options, b) for r, b in pairs))
     return 0
@@ -176,13 +169,11 @@ def many_systems(options: Options, refs: References, systems: list[System]) -> i
 
 def paired_test(options: Options, test: PairedTest, refs: References, systems: list[System]) -> int:
     """sacreBLEU's paired tests of every system against the first (the baseline)."""
-    from chrf._explain import corpus_components as components_of
-    from chrf._significance import paired_bootstrap, paired_randomization
+    from chrf._analysis import paired_test as run
 
     settings = options.settings
-    corpora = [segments.corpus() for segments in whole_corpora(systems, refs)]
-    run = paired_bootstrap if test.method == "bs" else paired_randomization
-    seed, results = run(settings, corpora[0], corpora[1:], test.trials, not options.quiet)
+    corpora = [segments.corpus(settings) for segments in whole_corpora(systems, refs)]
+    seed, results = run(settings, corpora, test.method, test.trials, not options.quiet)
     signature = metric_of(settings, refs.count).get_signature()
     signature.update("seed", seed)
     signature.update(test.method, test.trials)
@@ -195,7 +186,7 @@ def paired_test(options: Options, test: PairedTest, refs: References, systems: l
         names, results, metric_name(settings), signature.format(options.short), test, options
     )
     if options.breakdown:
-        breakdowns = [components_of(settings, c) for c in corpora]
+        breakdowns = [_service.components(settings, c) for c in corpora]
         blocks = render.systems_breakdowns(blocks, names, breakdowns, options)
     for block in blocks:
         write_line(block)
@@ -214,4 +205,4 @@ def score_of(settings: Settings, value: float) -> CHRFScore:
 
 def metric_name(settings: Settings) -> str:
     """ "chrF2", "chrF2++", ...: as sacreBLEU names the metric in tables."""
-    return score_of(settings, 0.0).name
+    return score_name(settings.beta, settings.word_order)

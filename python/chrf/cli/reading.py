@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
 from typing import IO, TYPE_CHECKING, TypeVar
 
-from chrf import contract
-from chrf._inputs import Corpus, corpus
+from chrf import _service, contract
 from chrf.cli.io import CliError, reading
 from chrf.cli.values import positive_int
 
 if TYPE_CHECKING:
-    from chrf._chrf import AlignedFiles
+    from chrf._service import AlignedFiles, Corpus
+    from chrf._settings import Settings
 
 __all__ = [
     "References",
@@ -220,8 +220,9 @@ class Segments:
     hypotheses: list[str]
     references: list[list[str]]
 
-    def corpus(self) -> Corpus:
-        return corpus(self.hypotheses, self.references, "streams")
+    def corpus(self, settings: Settings) -> Corpus:
+        """The segments read as the settings read texts."""
+        return _service.read(settings, self.hypotheses, self.references, "streams")
 
 
 def aligned_chunks(system: System, refs: References) -> Iterator[Segments]:
@@ -358,9 +359,7 @@ def native_chunks(
     chunks, lines and errors as `aligned_chunks`, without a Python string per line. (When
     several files fail within one chunk, this names the first of them, the system's file
     first; the Python reader, reading ahead in blocks, may name another.)"""
-    from chrf._core import aligned_files
-
-    files = aligned_files(paths, chunk_segments())
+    files = _service.aligned_files(paths, chunk_segments())
     while True:
         try:
             chunk = score(files)

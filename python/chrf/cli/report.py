@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from chrf._compare import comparison_of
+from chrf import _analysis
 from chrf.cli.explain import add_input_arguments, inputs_of, read_inputs, signature
 from chrf.cli.io import CliError, Parser, write_line
 
@@ -33,10 +33,10 @@ def report_command(argv: Sequence[str]) -> int:
     except ImportError as error:  # plotly missing
         raise CliError(f"chrf report needs plotly: pip install 'chrf[report]' ({error})") from None
     corpora = read_inputs(inputs)
-    named = {
-        name: c.corpus() for name, c in zip(display_names(inputs.systems), corpora, strict=True)
-    }
-    comparison = comparison_of(inputs.settings, named, inputs.top, inputs.test, inputs.trials)
+    settings = inputs.settings
+    names = display_names(inputs.systems)
+    named = {name: c.corpus(settings) for name, c in zip(names, corpora, strict=True)}
+    comparison = _analysis.comparison(settings, named, inputs.top, inputs.test, inputs.trials)
     if len(named) == 1 and inputs.test is not None:
         comparison = single_system_results(comparison, inputs.trials or 1000)
     references = display_names(inputs.refs)

@@ -1,132 +1,252 @@
 //! Many hypotheses against many references, per batch item: pairwise matrices, reference
-//! aggregation, and MBR's expected utility.
+//! aggregation, and MBR's expected utility, over texts read once by [`read_batch`].
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use crate::arrays::{flatten, zeroed};
 use crate::config::Config;
 use crate::errors::{out_of_memory, Error, Result};
+use crate::listing::listed;
 use crate::runtime::{compute, numpy_ready};
-use crate::texts::{read_batches, read_texts};
+use crate::texts::{read_column, Reading, Text};
 
-/// One pairwise matrix per batch item: shape (batch, hypotheses, references), every item of
-/// the same shape.
-#[pyfunction]
-pub fn pairwise<'py>(
-    py: Python<'py>,
-    config: &Config,
-    hypotheses: &Bound<'py, PyList>,
-    references: &Bound<'py, PyList>,
-) -> Result<Bound<'py, PyArray3<f64>>> {
-    numpy_ready(py)?;
-    let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
-    let refs = read_batches(references, "references", config.lowercase)?;
-    let shape = [
-        hyps.len(),
-        hyps.first().map_or(0, Vec::len),
-        refs.first().map_or(0, Vec::len),
-    ];
-    let settings = &config.settings;
-    // One buffer for every item's matrix, handed to NumPy as it is: the scores are written once.
-    let item_cells = shape[1].checked_mul(shape[2]);
-    let cells = item_cells.and_then(|cells| cells.checked_mul(shape[0]));
-    let (Some(item_cells), Some(cells)) = (item_cells, cells) else {
-        return Err(out_of_memory(usize::MAX));
-    };
-    let mut flat = zeroed(cells)?;
-    compute(py, false, |interrupt| {
-        let score = |(b, out): (usize, &mut [f64])| {
-            chrf_core::pairwise_scores_into(&hyps[b], &refs[b], settings, interrupt, out)
-        };
-        if item_cells == 0 {
-            (0..hyps.len())
-                .map(|b| (b, &mut [][..]))
-                .try_for_each(score)
-        } else {
-            flat.par_chunks_mut(item_cells)
-                .enumerate()
-                .try_for_each(score)
-        }
-    })?;
-    Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+/// What a batch is read for: each has its own checks of the shapes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Every item's matrix of the same shape.
+    Pairwise,
+    /// Each item's hypotheses against its (non-empty) references.
+    Aggregate,
+    /// As `Aggregate`; an unbatched call names a text `hypotheses[i]`, not `hypotheses[0][i]`.
+    ExpectedUtility,
 }
 
-/// Reference aggregation per batch item: shape (batch, hypotheses).
-#[pyfunction]
-pub fn aggregate<'py>(
-    py: Python<'py>,
-    config: &Config,
-    hypotheses: &Bound<'py, PyList>,
-    references: &Bound<'py, PyList>,
-    weights: Option<Vec<Option<Vec<u64>>>>,
-) -> Result<Bound<'py, PyArray2<f64>>> {
-    numpy_ready(py)?;
-    let hyps = read_batches(hypotheses, "hypotheses", config.lowercase)?;
-    let refs = read_batches(references, "references", config.lowercase)?;
-    let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
-    let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
-    let settings = &config.settings;
-    let flat: Vec<f64> = compute(py, false, |interrupt| {
-        hyps.par_iter()
-            .zip(&refs)
-            .zip(&weights)
-            .map(|((h, r), w)| chrf_core::aggregate_scores(h, r, w.as_deref(), settings, interrupt))
-            .collect::<std::result::Result<Vec<_>, _>>()
-    })
-    .and_then(flatten)?;
-    Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+/// Batch items of hypotheses and of references, read and checked.
+#[pyclass(frozen, module = "chrf._chrf")]
+pub struct Batch {
+    hypotheses: Vec<Vec<Text>>,
+    references: Vec<Vec<Text>>,
+    lowercase: bool,
 }
 
-/// MBR's expected utility per batch item (see `chrf.expected_utility`): shape
-/// (batch, hypotheses), the exact weighted mean of each pairwise row, without the matrix.
-/// `batched` says whether the caller passed batch items, so that errors name what it wrote.
-#[pyfunction]
-pub fn expected_utility<'py>(
-    py: Python<'py>,
-    config: &Config,
-    hypotheses: &Bound<'py, PyList>,
-    references: &Bound<'py, PyList>,
-    weights: Option<Vec<Option<Vec<u64>>>>,
-    batched: bool,
-) -> Result<Bound<'py, PyArray2<f64>>> {
-    numpy_ready(py)?;
-    let hyps = read_items(hypotheses, "hypotheses", batched, config.lowercase)?;
-    let refs = read_items(references, "references", batched, config.lowercase)?;
-    let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
-    let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
-    let settings = &config.settings;
-    let flat: Vec<f64> = compute(py, false, |interrupt| {
-        hyps.par_iter()
-            .zip(&refs)
-            .zip(&weights)
-            .map(|((h, r), w)| chrf_core::expected_utility(h, r, w.as_deref(), settings, interrupt))
-            .collect::<std::result::Result<Vec<_>, _>>()
-    })
-    .and_then(flatten)?;
-    Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+fn value_error(message: String) -> Error {
+    PyValueError::new_err(message).into()
 }
 
-/// Batch items of texts: errors name a text `name[b][i]`, or `name[i]` when the caller passed
-/// one item unbatched.
-fn read_items(
-    lists: &Bound<'_, PyList>,
-    name: &str,
+/// Reads batch items (`batched`: lists of lists of texts) or one item (lists of texts) for
+/// `purpose` ("pairwise", "aggregate" or "expected_utility").
+#[pyfunction]
+pub fn read_batch(
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    purpose: &str,
     batched: bool,
     lowercase: bool,
-) -> Result<Vec<Vec<PyBackedStr>>> {
-    if batched || lists.len() != 1 {
-        return Ok(read_batches(lists, name, lowercase)?);
+) -> Result<Batch> {
+    let purpose = match purpose {
+        "pairwise" => Purpose::Pairwise,
+        "aggregate" => Purpose::Aggregate,
+        "expected_utility" => Purpose::ExpectedUtility,
+        other => return Err(value_error(format!("no batch is read for {other:?}"))),
+    };
+    let reading = Reading {
+        lowercase,
+        placeholders: false,
+    };
+    let (hyps, refs) = if batched {
+        items(hypotheses, references, purpose)?
+    } else {
+        let hyps = listed(hypotheses, "hypotheses")?;
+        let refs = listed(references, "references")?;
+        if purpose != Purpose::Pairwise && refs.is_empty() {
+            return Err(value_error("references must not be empty".into()));
+        }
+        (vec![hyps], vec![refs])
+    };
+    let flat = !batched && purpose == Purpose::ExpectedUtility;
+    let read = |lists: &[Bound<'_, PyList>], name: &str| {
+        lists
+            .iter()
+            .enumerate()
+            .map(|(b, list)| {
+                let named = |i| match flat {
+                    true => format!("{name}[{i}]"),
+                    false => format!("{name}[{b}][{i}]"),
+                };
+                Ok(read_column(list, reading, named, &mut vec![])?.texts)
+            })
+            .collect::<Result<Vec<_>>>()
+    };
+    Ok(Batch {
+        hypotheses: read(&hyps, "hypotheses")?,
+        references: read(&refs, "references")?,
+        lowercase,
+    })
+}
+
+type Lists<'py> = Vec<Bound<'py, PyList>>;
+
+/// The batch items, listed and checked for shape.
+fn items<'py>(
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    purpose: Purpose,
+) -> Result<(Lists<'py>, Lists<'py>)> {
+    let hyps = listed_items(hypotheses, "hypotheses")?;
+    let refs = listed_items(references, "references")?;
+    if hyps.len() != refs.len() {
+        return Err(value_error(format!(
+            "hypotheses has {} batch items but references has {}",
+            hyps.len(),
+            refs.len()
+        )));
     }
-    let item = lists.get_item(0)?;
-    let list = item.cast_exact::<PyList>().map_err(|_| {
-        Error::from(PyTypeError::new_err(format!(
-            "{name} must be a list of str"
-        )))
-    })?;
-    Ok(vec![read_texts(list, name, lowercase)?])
+    check_uniform(&hyps, "hypotheses")?;
+    if purpose == Purpose::Pairwise {
+        check_uniform(&refs, "references")?;
+    } else if let Some(b) = refs.iter().position(|item| item.is_empty()) {
+        return Err(value_error(format!("references[{b}] must not be empty")));
+    }
+    Ok((hyps, refs))
+}
+
+fn listed_items<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Lists<'py>> {
+    listed(value, name)?
+        .iter()
+        .enumerate()
+        .map(|(b, item)| listed(&item, &format!("{name}[{b}]")))
+        .collect()
+}
+
+fn check_uniform(batch: &[Bound<'_, PyList>], name: &str) -> Result<()> {
+    let first = batch.first().map_or(0, |item| item.len());
+    match batch.iter().position(|item| item.len() != first) {
+        None => Ok(()),
+        Some(b) => Err(value_error(format!(
+            "{name}[{b}] has {} texts but {name}[0] has {first}; a batch array needs the same \
+             number in every item (score items of different sizes one by one)",
+            batch[b].len()
+        ))),
+    }
+}
+
+/// One weight list (or None: equal weights) per batch item, or None for all.
+type Weights = Option<Vec<Option<Vec<u64>>>>;
+
+impl Batch {
+    fn check(&self, config: &Config) -> Result<()> {
+        if config.lowercase != self.lowercase {
+            return Err(value_error(format!(
+                "a batch read with lowercase={} cannot be scored with lowercase={}",
+                self.lowercase, config.lowercase
+            )));
+        }
+        Ok(())
+    }
+
+    /// Per item, `score` of its hypotheses against its references and weights, end to end:
+    /// shape (batch, hypotheses).
+    fn per_item<'py>(
+        &self,
+        py: Python<'py>,
+        config: &Config,
+        weights: Weights,
+        score: impl Fn(&[Text], &[Text], Option<&[u64]>, &chrf_core::pool::Interrupt) -> ItemScores
+            + Sync,
+    ) -> Result<Bound<'py, PyArray2<f64>>> {
+        numpy_ready(py)?;
+        self.check(config)?;
+        let (hyps, refs) = (&self.hypotheses, &self.references);
+        let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
+        let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
+        let flat: Vec<f64> = compute(py, false, |interrupt| {
+            hyps.par_iter()
+                .zip(refs)
+                .zip(&weights)
+                .map(|((h, r), w)| score(h, r, w.as_deref(), interrupt))
+                .collect::<std::result::Result<Vec<_>, _>>()
+        })
+        .and_then(flatten)?;
+        Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+    }
+}
+
+type ItemScores = std::result::Result<Vec<f64>, chrf_core::ChrfError>;
+
+#[pymethods]
+impl Batch {
+    /// Each item's number of references (weights need one each).
+    #[getter]
+    fn reference_counts(&self) -> Vec<usize> {
+        self.references.iter().map(Vec::len).collect()
+    }
+
+    /// One pairwise matrix per batch item: shape (batch, hypotheses, references).
+    fn pairwise<'py>(&self, py: Python<'py>, config: &Config) -> Result<Bound<'py, PyArray3<f64>>> {
+        numpy_ready(py)?;
+        self.check(config)?;
+        let (hyps, refs) = (&self.hypotheses, &self.references);
+        let shape = [
+            hyps.len(),
+            hyps.first().map_or(0, Vec::len),
+            refs.first().map_or(0, Vec::len),
+        ];
+        let settings = &config.settings;
+        // One buffer for every item's matrix, handed to NumPy as it is: the scores are written
+        // once.
+        let item_cells = shape[1].checked_mul(shape[2]);
+        let cells = item_cells.and_then(|cells| cells.checked_mul(shape[0]));
+        let (Some(item_cells), Some(cells)) = (item_cells, cells) else {
+            return Err(out_of_memory(usize::MAX));
+        };
+        let mut flat = zeroed(cells)?;
+        compute(py, false, |interrupt| {
+            let score = |(b, out): (usize, &mut [f64])| {
+                chrf_core::pairwise_scores_into(&hyps[b], &refs[b], settings, interrupt, out)
+            };
+            if item_cells == 0 {
+                (0..hyps.len())
+                    .map(|b| (b, &mut [][..]))
+                    .try_for_each(score)
+            } else {
+                flat.par_chunks_mut(item_cells)
+                    .enumerate()
+                    .try_for_each(score)
+            }
+        })?;
+        Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+    }
+
+    /// Reference aggregation per batch item: shape (batch, hypotheses).
+    #[pyo3(signature = (config, weights))]
+    fn aggregate<'py>(
+        &self,
+        py: Python<'py>,
+        config: &Config,
+        weights: Weights,
+    ) -> Result<Bound<'py, PyArray2<f64>>> {
+        let settings = &config.settings;
+        self.per_item(py, config, weights, |h, r, w, interrupt| {
+            chrf_core::aggregate_scores(h, r, w, settings, interrupt)
+        })
+    }
+
+    /// MBR's expected utility per batch item (see `chrf.expected_utility`): shape
+    /// (batch, hypotheses), the exact weighted mean of each pairwise row, without the matrix.
+    #[pyo3(signature = (config, weights))]
+    fn expected_utility<'py>(
+        &self,
+        py: Python<'py>,
+        config: &Config,
+        weights: Weights,
+    ) -> Result<Bound<'py, PyArray2<f64>>> {
+        let settings = &config.settings;
+        self.per_item(py, config, weights, |h, r, w, interrupt| {
+            chrf_core::expected_utility(h, r, w, settings, interrupt)
+        })
+    }
 }

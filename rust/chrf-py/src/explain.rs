@@ -4,38 +4,27 @@
 use chrf_core::{ChrfError, NgramCounts};
 use numpy::{PyArray1, PyReadonlyArray3};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyBytes;
 
 use crate::arrays::contiguous;
 use crate::config::Config;
 use crate::errors::{Error, Result};
 use crate::runtime::{compute, numpy_ready};
-use crate::texts::Texts;
 
-/// The n-grams that cost the corpus its matches (see `chrf.explain`), the `top` of each list,
-/// as one `bytes` object that `chrf._explain` decodes (its layout: [`encode_explanation`]).
+/// An explanation as one `bytes` object that `chrf._explained` decodes (its layout:
+/// [`encode_explanation`]).
 ///
 /// One object, made by PyO3's one fallible constructor of a buffer: a result of lists of tuples
 /// of str and int needs an object per n-gram, whose constructors panic when Python is out of
 /// memory (and the panic's backtrace, printing without memory, deadlocks). Out of memory here
 /// is a `MemoryError`, wherever it strikes.
-#[pyfunction]
-pub fn explain<'py>(
+pub fn encoded<'py>(
     py: Python<'py>,
-    config: &Config,
-    hypotheses: &Bound<'py, PyList>,
-    references: &Bound<'py, PyList>,
-    nested: bool,
-    top: Option<usize>,
+    explanation: &chrf_core::Explanation,
 ) -> Result<Bound<'py, PyBytes>> {
-    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    let corpus = texts.corpus()?;
-    let explanation = compute(py, corpus.runs_inline(), |interrupt| {
-        corpus.explain(&config.settings, top, interrupt)
-    })?;
-    let bytes = encoded_length(&explanation)?;
+    let bytes = encoded_length(explanation)?;
     Ok(PyBytes::new_with(py, bytes, |buffer| {
-        encode_explanation(&explanation, buffer).map_err(|error| Error::from(error).into())
+        encode_explanation(explanation, buffer).map_err(|error| Error::from(error).into())
     })?)
 }
 

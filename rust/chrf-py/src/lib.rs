@@ -3,14 +3,31 @@
 //! Everything here is conversion: Python arguments to Rust values (with errors that name the
 //! argument and the segment index), Rust results to Python objects. The arithmetic lives in
 //! `chrf-core`; argument defaults and documentation live in `python/chrf`. This file declares
-//! the modules and registers their names; each module says what it holds.
+//! the modules and registers their names:
+//!
+//! | module | holds |
+//! |---|---|
+//! | `config` | `Config`: a `chrf.Settings` in the core's terms |
+//! | `errors` | the one error vocabulary: `?` turns a `ChrfError` into its Python exception |
+//! | `runtime` | the GIL-free runner watching for Ctrl-C, NumPy made ready, the thread count |
+//! | `listing`, `texts`, `inputs` | the one reader: sequences, texts, shapes and layouts |
+//! | `corpus` | `Corpus`, what the reader returns, and its scores |
+//! | `scores` | one hypothesis's score, one-call sentence scores, scores of counts |
+//! | `batch` | pairwise, aggregate and expected utility of batch items |
+//! | `explain` | the explanation's encoding; leave-one-out and swap scores |
+//! | `resampling` | sacreBLEU's bootstrap and approximate randomization scores |
+//! | `files` | the command line's files, read and scored in the core |
+//! | `arrays` | buffers to and from NumPy |
 
 mod arrays;
 mod batch;
 mod config;
+mod corpus;
 mod errors;
 mod explain;
 mod files;
+mod inputs;
+mod listing;
 mod resampling;
 mod runtime;
 mod scores;
@@ -27,13 +44,19 @@ mod _chrf {
     }
 
     #[pymodule_export]
-    use crate::batch::{aggregate, expected_utility, pairwise};
+    use crate::batch::{read_batch, Batch};
     #[pymodule_export]
     use crate::config::Config;
     #[pymodule_export]
-    use crate::explain::{explain, swapped_scores};
+    use crate::corpus::Corpus;
+    #[pymodule_export]
+    use crate::explain::swapped_scores;
     #[pymodule_export]
     use crate::files::AlignedFiles;
+    #[pymodule_export]
+    use crate::inputs::{read, reference_streams};
+    #[pymodule_export]
+    use crate::listing::listed_py;
     #[pymodule_export]
     use crate::resampling::{randomization_scores, resampled_scores};
     #[pymodule_export]
@@ -43,7 +66,6 @@ mod _chrf {
     };
     #[pymodule_export]
     use crate::scores::{
-        components_of, corpus_statistics, flat_sentence_scores, score_of, segment_statistics,
-        sentence_score, sentence_score_list, sentence_scores, ExactComponents, ExactOrder,
+        components_of, score_of, sentence_score, sentence_scores, ExactComponents, ExactOrder,
     };
 }

@@ -1,5 +1,5 @@
-//! Scores and statistics of a corpus, of one hypothesis, and of counts: floats as sacreBLEU
-//! computes them, exact components as fractions.
+//! Scores of one hypothesis, of hypotheses read and scored in one call, and of counts: floats as
+//! sacreBLEU computes them, exact components as fractions.
 
 use chrf_core::pool;
 use chrf_core::{Components, Count, NgramKind, OrderCounts, Statistics};
@@ -7,15 +7,16 @@ use num_rational::BigRational;
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
 use crate::config::Config;
 use crate::errors::{Error, Result};
+use crate::inputs::{read_corpus, Layout};
+use crate::listing::listed;
 use crate::runtime::{compute, numpy_ready};
-use crate::texts::{read_one, read_texts, Texts};
+use crate::texts::{read_one, Text};
 
-/// One order of exact components (see `chrf.OrderComponents`, which `chrf._core` builds).
+/// One order of exact components (see `chrf.OrderComponents`, which Python builds of it).
 #[pyclass(frozen, get_all, module = "chrf._chrf")]
 pub struct ExactOrder {
     kind: &'static str,
@@ -29,7 +30,7 @@ pub struct ExactOrder {
     f_score: Option<BigRational>,
 }
 
-/// Exact components of corpus statistics (see `chrf.Components`, which `chrf._core` builds).
+/// Exact components of corpus statistics (see `chrf.Components`, which Python builds of it).
 #[pyclass(frozen, get_all, module = "chrf._chrf")]
 pub struct ExactComponents {
     orders: Vec<Py<ExactOrder>>,
@@ -41,42 +42,133 @@ pub struct ExactComponents {
     cross_checked: bool,
 }
 
-/// The corpus statistics of hypotheses against reference streams, computed without the GIL.
-fn statistics_of_texts(py: Python<'_>, config: &Config, texts: &Texts) -> Result<Statistics> {
-    let corpus = texts.corpus()?;
-    compute(py, corpus.runs_inline(), |interrupt| {
-        corpus.statistics(&config.settings, interrupt)
+/// sacreBLEU's sentence score of every segment of `hypotheses` against `references` (read as
+/// `chrf.score` reads them), as an array. One pair of strs is scored as it is read, without a
+/// corpus around it: for one short pair, building one would be a visible share of the call.
+#[pyfunction]
+pub fn sentence_scores<'py>(
+    py: Python<'py>,
+    config: &Config,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    layout: Option<&str>,
+) -> Result<Bound<'py, PyArray1<f64>>> {
+    let layout = Layout::of(layout)?;
+    if let (Ok(hyps), Ok(refs)) = (
+        hypotheses.cast_exact::<PyList>(),
+        references.cast_exact::<PyList>(),
+    ) {
+        // Read in the reader's order: any layout takes a lone str as one reference, and only
+        // `per_hypothesis` would read the reference before the hypothesis.
+        if hyps.len() == 1 && refs.len() == 1 && layout != Layout::PerHypothesis {
+            let reference = refs.get_item(0)?;
+            if reference.is_exact_instance_of::<PyString>() {
+                let hypothesis = read_one(&hyps.get_item(0)?, "hypotheses[0]", config.lowercase)?;
+                let reference = read_one(&reference, "references[0]", config.lowercase)?;
+                numpy_ready(py)?;
+                let score = pair_score(py, config, &hypothesis, &[reference])?;
+                return Ok(PyArray1::from_slice(py, &[score]));
+            }
+        }
+    }
+    let corpus = read_corpus(hypotheses, references, layout, config.lowercase)?;
+    numpy_ready(py)?;
+    Ok(PyArray1::from_vec(py, corpus.scores(py, config)?))
+}
+
+/// sacreBLEU's sentence score of one hypothesis against its references (the best of them), and
+/// the number of references: sacreBLEU's `None` placeholders are dropped (and not counted).
+#[pyfunction]
+pub fn sentence_score(
+    py: Python<'_>,
+    config: &Config,
+    hypothesis: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+) -> Result<(f64, usize)> {
+    let references = listed(references, "references")?;
+    if references.is_empty() {
+        return Err(PyValueError::new_err("references must not be empty").into());
+    }
+    let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
+    if references.len() == 1 {
+        // The common case, read without a vector to allocate and free.
+        let reference = references.get_item(0)?;
+        if !reference.is_none() {
+            let reference = read_one(&reference, "references[0]", config.lowercase)?;
+            return Ok((pair_score(py, config, &hypothesis, &[reference])?, 1));
+        }
+    }
+    let mut present = Vec::new();
+    for (k, reference) in references.iter().enumerate() {
+        if !reference.is_none() {
+            let name = format!("references[{k}]");
+            present.push(read_one(&reference, &name, config.lowercase)?);
+        }
+    }
+    if present.is_empty() {
+        return Err(
+            PyValueError::new_err("references has no reference: every item is None").into(),
+        );
+    }
+    Ok((
+        pair_score(py, config, &hypothesis, &present)?,
+        present.len(),
+    ))
+}
+
+/// The sentence score of one hypothesis against its references, on the calling thread when
+/// they are short.
+fn pair_score(
+    py: Python<'_>,
+    config: &Config,
+    hypothesis: &Text,
+    references: &[Text],
+) -> Result<f64> {
+    let hypothesis = hypothesis.as_ref();
+    let bytes = references.iter().fold(hypothesis.len(), |sum, text| {
+        sum.saturating_add(text.as_ref().len())
+    });
+    compute(py, bytes <= pool::INLINE_BYTES, |_| {
+        let references = references.iter().map(AsRef::as_ref);
+        chrf_core::segment_score(hypothesis, references, &config.settings)
     })
 }
 
-/// Corpus statistics: one (hypothesis, reference, matching) count triple per order.
+/// The float score of corpus statistics (see `chrf.Statistics.score`).
 #[pyfunction]
-pub fn corpus_statistics(
-    py: Python<'_>,
-    config: &Config,
-    hypotheses: &Bound<'_, PyList>,
-    references: &Bound<'_, PyList>,
-    nested: bool,
-) -> Result<Vec<Counts>> {
-    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    Ok(counts_of(&statistics_of_texts(py, config, &texts)?))
+pub fn score_of(config: &Config, counts: Vec<Counts>) -> Result<f64> {
+    let stats = statistics_of_counts(config, counts)?;
+    Ok(chrf_core::float_score(&stats, &config.settings)?)
 }
 
-/// Statistics of every segment: a uint64 array of shape (segments, orders, 3).
+/// The exact components of corpus statistics (see `chrf.Statistics.components`).
 #[pyfunction]
-pub fn segment_statistics<'py>(
-    py: Python<'py>,
+pub fn components_of(
+    py: Python<'_>,
     config: &Config,
-    hypotheses: &Bound<'py, PyList>,
-    references: &Bound<'py, PyList>,
-    nested: bool,
+    counts: Vec<Counts>,
+) -> Result<ExactComponents> {
+    let stats = statistics_of_counts(config, counts)?;
+    exact_components(py, chrf_core::components(&stats, &config.settings)?)
+}
+
+/// An order's (hypothesis, reference, matching) n-gram counts.
+pub type Counts = (Count, Count, Count);
+
+pub fn counts_of(stats: &Statistics) -> Vec<Counts> {
+    stats
+        .orders()
+        .iter()
+        .map(|o| (o.hypothesis, o.reference, o.matching))
+        .collect()
+}
+
+/// Statistics of every segment as a uint64 array of shape (segments, orders, 3).
+pub fn segment_statistics_array<'py>(
+    py: Python<'py>,
+    segments: &[Statistics],
+    orders: usize,
 ) -> Result<Bound<'py, PyArray3<u64>>> {
-    numpy_ready(py)?;
-    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    let corpus = texts.corpus()?;
-    let segments = compute(py, corpus.runs_inline(), |interrupt| {
-        corpus.segment_statistics(&config.settings, interrupt)
-    })?;
     let flat: Vec<u64> = segments
         .iter()
         .flat_map(counts_of)
@@ -88,162 +180,7 @@ pub fn segment_statistics<'py>(
                 "a segment count exceeds 2**64 - 1",
             ))
         })?;
-    let shape = [corpus.len(), config.settings.order_count(), 3];
-    Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
-}
-
-/// sacreBLEU's sentence score of every segment.
-#[pyfunction]
-pub fn sentence_scores<'py>(
-    py: Python<'py>,
-    config: &Config,
-    hypotheses: &Bound<'py, PyList>,
-    references: &Bound<'py, PyList>,
-    nested: bool,
-) -> Result<Bound<'py, PyArray1<f64>>> {
-    numpy_ready(py)?;
-    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    scores_array(py, config, &texts)
-}
-
-/// `sentence_scores` of hypotheses with one reference each, when both are lists of the same
-/// non-zero length and the first reference is a str; None for every other shape, which the
-/// caller checks (naming what is wrong) before calling `sentence_scores`. For one short pair,
-/// the checks and the building of the argument lists in Python cost more than the scoring.
-#[pyfunction]
-pub fn flat_sentence_scores<'py>(
-    py: Python<'py>,
-    config: &Config,
-    hypotheses: &Bound<'py, PyAny>,
-    references: &Bound<'py, PyAny>,
-) -> Result<Option<Bound<'py, PyArray1<f64>>>> {
-    let (Ok(hyps), Ok(refs)) = (
-        hypotheses.cast_exact::<PyList>(),
-        references.cast_exact::<PyList>(),
-    ) else {
-        return Ok(None);
-    };
-    if hyps.is_empty()
-        || hyps.len() != refs.len()
-        || !refs.get_item(0)?.is_instance_of::<PyString>()
-    {
-        return Ok(None);
-    }
-    numpy_ready(py)?;
-    if hyps.len() == 1 {
-        // One pair: the `sentence_score` of it, without a corpus's lists around it.
-        let hypothesis = read_one(&hyps.get_item(0)?, "hypotheses[0]", config.lowercase)?;
-        let reference = read_one(&refs.get_item(0)?, "references[0]", config.lowercase)?;
-        let score = pair_score(py, config, &hypothesis, &[reference])?;
-        return Ok(Some(PyArray1::from_slice(py, &[score])));
-    }
-    let texts = Texts {
-        hypotheses: read_texts(hyps, "hypotheses", config.lowercase)?,
-        references: vec![read_texts(refs, "references", config.lowercase)?],
-    };
-    scores_array(py, config, &texts).map(Some)
-}
-
-fn scores_array<'py>(
-    py: Python<'py>,
-    config: &Config,
-    texts: &Texts,
-) -> Result<Bound<'py, PyArray1<f64>>> {
-    let corpus = texts.corpus()?;
-    let scores = compute(py, corpus.runs_inline(), |interrupt| {
-        corpus.segment_scores(&config.settings, interrupt)
-    })?;
-    Ok(PyArray1::from_vec(py, scores))
-}
-
-/// sacreBLEU's sentence score of one hypothesis against its references (the best of them).
-/// None when `references` is not a list, which the caller then makes one of (naming the argument
-/// if it cannot) and calls again; an empty list is a ValueError.
-#[pyfunction]
-pub fn sentence_score(
-    py: Python<'_>,
-    config: &Config,
-    hypothesis: &Bound<'_, PyAny>,
-    references: &Bound<'_, PyAny>,
-) -> Result<Option<f64>> {
-    let Ok(references) = references.cast_exact::<PyList>() else {
-        return Ok(None);
-    };
-    if references.is_empty() {
-        return Err(PyValueError::new_err("references must not be empty").into());
-    }
-    let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
-    if references.len() == 1 {
-        // The common case, read without a vector to allocate and free: for one short pair,
-        // such overhead is a visible share of the call.
-        let reference = read_one(&references.get_item(0)?, "references[0]", config.lowercase)?;
-        return pair_score(py, config, &hypothesis, &[reference]).map(Some);
-    }
-    let references = read_texts(references, "references", config.lowercase)?;
-    pair_score(py, config, &hypothesis, &references).map(Some)
-}
-
-/// The sentence score of one hypothesis against its references, on the calling thread when
-/// they are short.
-fn pair_score(
-    py: Python<'_>,
-    config: &Config,
-    hypothesis: &str,
-    references: &[PyBackedStr],
-) -> Result<f64> {
-    let bytes = references
-        .iter()
-        .fold(hypothesis.len(), |sum, text| sum.saturating_add(text.len()));
-    compute(py, bytes <= pool::INLINE_BYTES, |_| {
-        let references = references.iter().map(|text| &**text);
-        chrf_core::segment_score(hypothesis, references, &config.settings)
-    })
-}
-
-/// `sentence_scores` as a list of floats, for callers that must not import NumPy (the command
-/// line's `--sentence-level`).
-#[pyfunction]
-pub fn sentence_score_list(
-    py: Python<'_>,
-    config: &Config,
-    hypotheses: &Bound<'_, PyList>,
-    references: &Bound<'_, PyList>,
-    nested: bool,
-) -> Result<Vec<f64>> {
-    let texts = Texts::read(hypotheses, references, nested, config.lowercase)?;
-    let corpus = texts.corpus()?;
-    compute(py, corpus.runs_inline(), |interrupt| {
-        corpus.segment_scores(&config.settings, interrupt)
-    })
-}
-
-/// The float score of corpus statistics (see `chrf.score`).
-#[pyfunction]
-pub fn score_of(config: &Config, counts: Vec<Counts>) -> Result<f64> {
-    let stats = statistics_of_counts(config, counts)?;
-    Ok(chrf_core::float_score(&stats, &config.settings)?)
-}
-
-/// The exact components of corpus statistics.
-#[pyfunction]
-pub fn components_of(
-    py: Python<'_>,
-    config: &Config,
-    counts: Vec<Counts>,
-) -> Result<ExactComponents> {
-    let stats = statistics_of_counts(config, counts)?;
-    let components = chrf_core::components(&stats, &config.settings)?;
-    exact_components(py, components)
-}
-
-pub type Counts = (Count, Count, Count);
-
-pub fn counts_of(stats: &Statistics) -> Vec<Counts> {
-    stats
-        .orders()
-        .iter()
-        .map(|o| (o.hypothesis, o.reference, o.matching))
-        .collect()
+    Ok(PyArray1::from_vec(py, flat).reshape([segments.len(), orders, 3])?)
 }
 
 fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> Result<Statistics> {
@@ -267,7 +204,7 @@ fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> Result<Statisti
     ))
 }
 
-fn exact_components(py: Python<'_>, c: Components) -> Result<ExactComponents> {
+pub fn exact_components(py: Python<'_>, c: Components) -> Result<ExactComponents> {
     let score_text = chrf_core::six_decimals(&c.score);
     let orders = c
         .orders

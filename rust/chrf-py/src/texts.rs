@@ -1,111 +1,123 @@
-//! Reading Python strings: type checks and errors that name the argument and segment index.
+//! One text read out of a Python object (its type, lone surrogates, Python's lowercasing), and
+//! the [`Text`] the scorers take, kept alive by what owns its bytes.
 
-use chrf_core::Corpus;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
-use crate::errors::out_of_memory;
+use crate::errors::{out_of_memory, Error, Result};
 
-/// Texts read out of Python strings, kept alive by the strings themselves (no copy for ASCII).
-pub struct Texts {
-    pub hypotheses: Vec<PyBackedStr>,
-    pub references: Vec<Vec<PyBackedStr>>,
+/// A text as the core reads it, borrowed in place from its owner: a Python `str` (no copy when
+/// the str holds its UTF-8 already, as ASCII strs do). Each kind of owner is a variant (a column
+/// of an Arrow array would be another): the scorers take any of them through `AsRef<str>`.
+pub enum Text {
+    Python(PyBackedStr),
 }
 
-impl Texts {
-    /// Reads `hypotheses` (a list) and `references` (a list of reference streams, each a list).
-    /// `nested` says whether the caller passed streams, so that errors name what the caller wrote.
-    pub fn read(
-        hypotheses: &Bound<'_, PyList>,
-        references: &Bound<'_, PyList>,
-        nested: bool,
-        lowercase: bool,
-    ) -> PyResult<Self> {
-        let hypotheses = read_texts(hypotheses, "hypotheses", lowercase)?;
-        let references = references
-            .iter()
-            .enumerate()
-            .map(|(k, stream)| {
-                let stream = stream.cast_into::<PyList>().map_err(|_| {
-                    PyTypeError::new_err(format!("references[{k}] must be a list of str"))
-                })?;
-                read_list(&stream, lowercase, |i| {
-                    if nested {
-                        format!("references[{k}][{i}]")
-                    } else {
-                        format!("references[{i}]")
-                    }
-                })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(Self {
-            hypotheses,
-            references,
-        })
-    }
-
-    pub fn corpus(&self) -> crate::errors::Result<Corpus<'_, PyBackedStr>> {
-        Ok(Corpus::new(&self.hypotheses, &self.references)?)
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        match self {
+            Self::Python(text) => text,
+        }
     }
 }
 
-/// A list of texts; errors name item i as `name[i]`.
-pub fn read_texts(
+impl Text {
+    /// The text as a Python str.
+    pub fn to_py(&self, py: Python<'_>) -> Py<PyString> {
+        match self {
+            Self::Python(text) => text.as_py_str().clone_ref(py),
+        }
+    }
+
+    /// The same text, its owner shared.
+    pub fn clone_ref(&self, py: Python<'_>) -> Self {
+        match self {
+            Self::Python(text) => Self::Python(text.clone_ref(py)),
+        }
+    }
+}
+
+/// The texts of one column as they were read: what the core reads (lowercased if asked) and,
+/// when lowercased, the caller's own strs.
+pub struct Column {
+    pub texts: Vec<Text>,
+    pub originals: Option<Vec<Py<PyString>>>,
+}
+
+/// Items read between two checks for Ctrl-C: a few milliseconds of work.
+pub const SIGNAL_CHECK_INTERVAL: usize = 1 << 16;
+
+/// How a list's items are read: lowercased or not, and whether `None` is a placeholder (its
+/// position is reported, a stand-in text kept there) rather than an error.
+#[derive(Clone, Copy)]
+pub struct Reading {
+    pub lowercase: bool,
+    pub placeholders: bool,
+}
+
+/// The items of a list; errors name item i `name(i)`. The positions of `None` items go to
+/// `holes` when `reading.placeholders` allows them.
+pub fn read_column(
     list: &Bound<'_, PyList>,
-    name: &str,
-    lowercase: bool,
-) -> PyResult<Vec<PyBackedStr>> {
-    read_list(list, lowercase, |i| format!("{name}[{i}]"))
-}
-
-/// A list of lists of texts; errors name item i of list b as `name[b][i]`.
-pub fn read_batches(
-    lists: &Bound<'_, PyList>,
-    name: &str,
-    lowercase: bool,
-) -> PyResult<Vec<Vec<PyBackedStr>>> {
-    lists
-        .iter()
-        .enumerate()
-        .map(|(b, list)| {
-            let list = list
-                .cast_into::<PyList>()
-                .map_err(|_| PyTypeError::new_err(format!("{name}[{b}] must be a list of str")))?;
-            read_list(&list, lowercase, |i| format!("{name}[{b}][{i}]"))
-        })
-        .collect()
-}
-
-/// One text; errors name it `name`.
-pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<PyBackedStr> {
-    read_text(item.clone(), lowercase).map_err(|e| e.named(name))
-}
-
-/// Texts read between two checks for Ctrl-C: a few milliseconds of work.
-const SIGNAL_CHECK_INTERVAL: usize = 1 << 16;
-
-fn read_list(
-    list: &Bound<'_, PyList>,
-    lowercase: bool,
+    reading: Reading,
     name: impl Fn(usize) -> String,
-) -> PyResult<Vec<PyBackedStr>> {
-    let mut texts = Vec::new();
-    texts.try_reserve_exact(list.len()).map_err(|_| {
-        PyErr::from(out_of_memory(
-            list.len()
-                .saturating_mul(std::mem::size_of::<PyBackedStr>()),
-        ))
-    })?;
+    holes: &mut Vec<usize>,
+) -> Result<Column> {
+    let py = list.py();
+    let mut texts = reserved(list.len())?;
+    let mut originals = if reading.lowercase {
+        Some(reserved(list.len())?)
+    } else {
+        None
+    };
     for (i, item) in list.iter().enumerate() {
         if i % SIGNAL_CHECK_INTERVAL == 0 {
             // Reading millions of texts takes seconds: Ctrl-C must not wait for its end.
-            list.py().check_signals()?;
+            py.check_signals()?;
         }
-        texts.push(read_text(item, lowercase).map_err(|e| e.named(&name(i)))?);
+        if reading.placeholders && item.is_none() {
+            holes.push(i);
+            // A stand-in, replaced by the segment's first present reference once all are read.
+            let blank = PyString::intern(py, "");
+            texts.push(Text::Python(PyBackedStr::try_from(blank.clone())?));
+            if let Some(originals) = originals.as_mut() {
+                originals.push(blank.unbind());
+            }
+            continue;
+        }
+        let (text, original) = read_item(item, reading.lowercase, || name(i))?;
+        texts.push(text);
+        if let (Some(originals), Some(original)) = (originals.as_mut(), original) {
+            originals.push(original);
+        }
     }
-    Ok(texts)
+    Ok(Column { texts, originals })
+}
+
+/// One text; errors name it `name`.
+pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> Result<Text> {
+    Ok(read_item(item.clone(), lowercase, || name.to_string())?.0)
+}
+
+/// One text as the core reads it and, when lowercased, the caller's str; errors name it
+/// `name()`.
+pub fn read_item(
+    item: Bound<'_, PyAny>,
+    lowercase: bool,
+    name: impl FnOnce() -> String,
+) -> Result<(Text, Option<Py<PyString>>)> {
+    read_text(item, lowercase).map_err(|e| e.named(&name()))
+}
+
+/// An empty vector with room for `len` items, or `MemoryError`.
+pub fn reserved<T>(len: usize) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    items
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory(len.saturating_mul(std::mem::size_of::<T>())))?;
+    Ok(items)
 }
 
 /// Why one item could not be read; the caller adds the item's name.
@@ -116,7 +128,7 @@ enum TextError {
 }
 
 impl TextError {
-    fn named(self, name: &str) -> PyErr {
+    fn named(self, name: &str) -> Error {
         match self {
             Self::NotStr(type_name) => {
                 PyTypeError::new_err(format!("{name} must be str, not {type_name}"))
@@ -126,25 +138,36 @@ impl TextError {
             )),
             Self::Python(err) => err,
         }
+        .into()
     }
 }
 
-fn read_text(item: Bound<'_, PyAny>, lowercase: bool) -> Result<PyBackedStr, TextError> {
-    let text = item.cast_into::<PyString>().map_err(|e| {
-        let type_name = e
-            .into_inner()
-            .get_type()
-            .qualname()
-            .map_or_else(|_| "an unknown type".to_string(), |n| n.to_string());
-        TextError::NotStr(type_name)
-    })?;
-    let text = if lowercase {
-        // Python's own str.lower(): its Unicode tables are the ones sacreBLEU's numbers use.
-        text.call_method0(pyo3::intern!(text.py(), "lower"))
-            .and_then(|lowered| Ok(lowered.cast_into::<PyString>()?))
-            .map_err(TextError::Python)?
-    } else {
-        text
-    };
-    PyBackedStr::try_from(text).map_err(|_| TextError::LoneSurrogate)
+/// The name of an object's type, as Python's `type(value).__name__`.
+pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "an unknown type".to_string(), |n| n.to_string())
+}
+
+/// An item as the core reads it and, when lowercased, the caller's str.
+fn read_text(
+    item: Bound<'_, PyAny>,
+    lowercase: bool,
+) -> std::result::Result<(Text, Option<Py<PyString>>), TextError> {
+    let text = item
+        .cast_into::<PyString>()
+        .map_err(|e| TextError::NotStr(type_name(&e.into_inner())))?;
+    if !lowercase {
+        let text = PyBackedStr::try_from(text).map_err(|_| TextError::LoneSurrogate)?;
+        return Ok((Text::Python(text), None));
+    }
+    // Python's own str.lower(): its Unicode tables are the ones sacreBLEU's numbers use. A
+    // lone surrogate stays one, and is found in the lowered text.
+    let lowered = text
+        .call_method0(pyo3::intern!(text.py(), "lower"))
+        .and_then(|lowered| Ok(lowered.cast_into::<PyString>()?))
+        .map_err(TextError::Python)?;
+    let lowered = PyBackedStr::try_from(lowered).map_err(|_| TextError::LoneSurrogate)?;
+    Ok((Text::Python(lowered), Some(text.unbind())))
 }

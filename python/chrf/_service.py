@@ -1,0 +1,201 @@
+"""The service layer: every score of ``(Settings, corpus)``, called by the public functions, the
+sacreBLEU facade, the command line and the integrations alike.
+
+A corpus is what :func:`read` returns: the texts read and checked once by the compiled core's
+reader (the one home of their validation), with the settings' lowercasing. Internal layers pass
+``Settings`` objects; keyword options become settings only at the public edge (``settings_of``).
+Explanations, comparisons and the statistical tests are this layer's too, in ``chrf._analysis``.
+
+Arguments that are not texts (weights, layouts) are checked here, each by its one function.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chrf import _core
+from chrf._core import AlignedFiles, Corpus, Counts
+from chrf._inputs import Layout, check_layout
+from chrf._statistics import Statistics
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from chrf._components import Components
+    from chrf._settings import Settings
+    from chrf._weights import Weights
+
+__all__ = [
+    "AlignedFiles",
+    "Corpus",
+    "aggregate",
+    "aggregate_batched",
+    "aligned_files",
+    "components",
+    "expected_utility",
+    "expected_utility_batched",
+    "files_sentence_scores",
+    "files_statistics",
+    "pairwise",
+    "pairwise_batched",
+    "read",
+    "reference_streams",
+    "score",
+    "segment_statistics",
+    "sentence_score",
+    "sentence_score_list",
+    "sentence_scores",
+    "sentence_scores_of",
+    "statistics",
+]
+
+
+def read(
+    settings: Settings, hypotheses: object, references: object, layout: Layout | None = None
+) -> Corpus:
+    """The corpus of ``hypotheses`` and ``references`` (shapes and layouts as :func:`chrf.score`
+    reads them), every text checked, lowercased if the settings say so."""
+    if layout is not None:
+        check_layout(layout)
+    return _core.read(hypotheses, references, layout, settings.lowercase)
+
+
+def reference_streams(references: object) -> tuple[list[list[object]], int]:
+    """sacreBLEU's reference streams of ``references`` (its texts read later, with the
+    hypotheses) and its ``num_refs``: the references every segment has (``None`` not counted),
+    or -1 when it varies."""
+    return _core.reference_streams(references)
+
+
+def score(settings: Settings, corpus: Corpus) -> float:
+    """sacreBLEU's corpus score."""
+    return corpus.score(settings.compiled)
+
+
+def statistics(settings: Settings, corpus: Corpus) -> Statistics:
+    """The corpus statistics, as a value that adds and scores."""
+    counts: Counts = tuple(corpus.statistics(settings.compiled))
+    return Statistics(settings, counts, len(corpus))
+
+
+def components(settings: Settings, corpus: Corpus) -> Components:
+    """The corpus score's exact components."""
+    from chrf._components import components_from  # fractions: not needed for a float score
+
+    return components_from(settings, corpus.components(settings.compiled), len(corpus))
+
+
+def segment_statistics(settings: Settings, corpus: Corpus) -> NDArray[np.uint64]:
+    """Every segment's statistics: shape (segments, orders, 3)."""
+    return corpus.segment_statistics(settings.compiled)
+
+
+def sentence_scores(
+    settings: Settings, hypotheses: object, references: object, layout: Layout | None = None
+) -> NDArray[np.float64]:
+    """sacreBLEU's sentence score of every segment of texts not yet read: read and scored in
+    one call into the core, which scores one pair as it reads it."""
+    if layout is not None:
+        check_layout(layout)
+    return _core.sentence_scores(settings.compiled, hypotheses, references, layout)
+
+
+def sentence_scores_of(settings: Settings, corpus: Corpus) -> NDArray[np.float64]:
+    """sacreBLEU's sentence score of every segment of a corpus."""
+    return corpus.sentence_scores(settings.compiled)
+
+
+def sentence_score_list(settings: Settings, corpus: Corpus) -> list[float]:
+    """:func:`sentence_scores_of` as a list of floats, without NumPy."""
+    return corpus.sentence_score_list(settings.compiled)
+
+
+def sentence_score(settings: Settings, hypothesis: object, references: object) -> tuple[float, int]:
+    """sacreBLEU's sentence score of one hypothesis against its references, and how many there
+    are (sacreBLEU's ``None`` placeholders dropped, and not counted)."""
+    return _core.sentence_score(settings.compiled, hypothesis, references)
+
+
+def pairwise(settings: Settings, hypotheses: object, references: object) -> NDArray[np.float64]:
+    """Every hypothesis against every reference: shape (hypotheses, references)."""
+    batch = _core.read_batch(hypotheses, references, "pairwise", False, settings.lowercase)
+    matrix: NDArray[np.float64] = batch.pairwise(settings.compiled)[0]
+    return matrix
+
+
+def pairwise_batched(
+    settings: Settings, hypotheses: object, references: object
+) -> NDArray[np.float64]:
+    """:func:`pairwise` per batch item: shape (batch, hypotheses, references)."""
+    batch = _core.read_batch(hypotheses, references, "pairwise", True, settings.lowercase)
+    return batch.pairwise(settings.compiled)
+
+
+def aggregate(
+    settings: Settings, hypotheses: object, references: object, weights: Weights | None = None
+) -> NDArray[np.float64]:
+    """Each hypothesis against the (weighted) mean n-gram bag of the references."""
+    batch = _core.read_batch(hypotheses, references, "aggregate", False, settings.lowercase)
+    scores: NDArray[np.float64] = batch.aggregate(settings.compiled, _one_item(batch, weights))[0]
+    return scores
+
+
+def aggregate_batched(
+    settings: Settings, hypotheses: object, references: object, weights: object = None
+) -> NDArray[np.float64]:
+    """:func:`aggregate` per batch item: shape (batch, hypotheses)."""
+    batch = _core.read_batch(hypotheses, references, "aggregate", True, settings.lowercase)
+    return batch.aggregate(settings.compiled, _per_item(batch, weights))
+
+
+def expected_utility(
+    settings: Settings, hypotheses: object, references: object, weights: Weights | None = None
+) -> NDArray[np.float64]:
+    """Each hypothesis's exact (weighted) mean score against the references."""
+    batch = _core.read_batch(hypotheses, references, "expected_utility", False, settings.lowercase)
+    utilities: NDArray[np.float64] = batch.expected_utility(
+        settings.compiled, _one_item(batch, weights)
+    )[0]
+    return utilities
+
+
+def expected_utility_batched(
+    settings: Settings, hypotheses: object, references: object, weights: object = None
+) -> NDArray[np.float64]:
+    """:func:`expected_utility` per batch item: shape (batch, hypotheses)."""
+    batch = _core.read_batch(hypotheses, references, "expected_utility", True, settings.lowercase)
+    return batch.expected_utility(settings.compiled, _per_item(batch, weights))
+
+
+def _one_item(batch: _core.Batch, weights: object) -> list[list[int] | None] | None:
+    if weights is None:
+        return None
+    from chrf._weights import integer_weights
+
+    return [integer_weights(weights, batch.reference_counts[0], "weights")]
+
+
+def _per_item(batch: _core.Batch, weights: object) -> list[list[int] | None] | None:
+    if weights is None:
+        return None
+    from chrf._weights import batch_weights
+
+    return batch_weights(weights, batch.reference_counts)
+
+
+def aligned_files(paths: list[str], chunk_lines: int) -> AlignedFiles:
+    """UTF-8 files read, split into lines and scored in the core, a chunk of lines at a time
+    (the command line's fast path)."""
+    return AlignedFiles(paths, chunk_lines)
+
+
+def files_statistics(settings: Settings, files: AlignedFiles) -> Statistics | None:
+    """The next chunk's statistics; None after the last chunk."""
+    chunk = files.statistics(settings.compiled)
+    return None if chunk is None else Statistics(settings, tuple(chunk[1]), chunk[0])
+
+
+def files_sentence_scores(settings: Settings, files: AlignedFiles) -> list[float] | None:
+    """The next chunk's sentence scores; None after the last chunk."""
+    return files.sentence_scores(settings.compiled)

@@ -1,0 +1,339 @@
+//! The one reader of hypotheses and references: every shape the package takes (one reference
+//! per hypothesis, reference streams, the references of each hypothesis), sacreBLEU's `None`
+//! placeholders, and every text checked and named as the caller wrote it. What it returns is a
+//! [`Corpus`] the scorers take as it is.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+use crate::corpus::{Corpus, Hole, Sources};
+use crate::errors::{Error, Result};
+use crate::listing::{is_text_like, listed};
+use crate::texts::{
+    read_column, read_item, reserved, Column, Reading, Text, SIGNAL_CHECK_INTERVAL,
+};
+
+/// How nested references are laid out: guessed (streams, unless the shape fits both layouts),
+/// `references[k][i]` (sacreBLEU's streams), or `references[i][k]` (evaluate's, torchmetrics').
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Guess,
+    Streams,
+    PerHypothesis,
+}
+
+impl Layout {
+    /// The layout Python names (`chrf._inputs.check_layout` has refused any other value).
+    pub fn of(name: Option<&str>) -> Result<Self> {
+        match name {
+            None => Ok(Self::Guess),
+            Some("streams") => Ok(Self::Streams),
+            Some("per_hypothesis") => Ok(Self::PerHypothesis),
+            Some(other) => Err(value_error(format!("no layout is named {other:?}"))),
+        }
+    }
+}
+
+fn value_error(message: String) -> Error {
+    PyValueError::new_err(message).into()
+}
+
+/// Reads `hypotheses` and `references` into a `Corpus` (see [`read_corpus`]); `layout` is
+/// None, "streams" or "per_hypothesis", `lowercase` the settings' (Python's `str.lower`).
+#[pyfunction]
+pub fn read(
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    layout: Option<&str>,
+    lowercase: bool,
+) -> Result<Corpus> {
+    read_corpus(hypotheses, references, Layout::of(layout)?, lowercase)
+}
+
+/// Reads `hypotheses` and `references` (see `chrf.score` for the shapes): lists read in place,
+/// other iterables listed; shapes checked first, then every text.
+pub fn read_corpus(
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    layout: Layout,
+    lowercase: bool,
+) -> Result<Corpus> {
+    let hyps = listed(hypotheses, "hypotheses")?;
+    if hyps.is_empty() {
+        return Err(value_error("hypotheses must not be empty".into()));
+    }
+    let refs = listed(references, "references")?;
+    if refs.is_empty() {
+        return Err(value_error("references must not be empty".into()));
+    }
+    if layout == Layout::PerHypothesis {
+        return read_rows(&hyps, &refs, lowercase);
+    }
+    let reading = Reading {
+        lowercase,
+        placeholders: false,
+    };
+    if is_text_like(&refs.get_item(0)?)? {
+        check_length(refs.len(), "references", hyps.len(), false)?;
+        let hypotheses = read_hypotheses(&hyps, lowercase)?;
+        let stream = read_column(&refs, reading, |i| format!("references[{i}]"), &mut vec![])?;
+        return Corpus::new(
+            hypotheses,
+            vec![stream],
+            Sources::Streams(vec![]),
+            lowercase,
+        );
+    }
+    let streams = refs
+        .iter()
+        .enumerate()
+        .map(|(k, stream)| listed(&stream, &format!("references[{k}]")))
+        .collect::<Result<Vec<_>>>()?;
+    if layout == Layout::Guess {
+        refuse_ambiguous(&streams, hyps.len())?;
+    }
+    for (k, stream) in streams.iter().enumerate() {
+        let name = format!("references[{k}]");
+        check_length(stream.len(), &name, hyps.len(), layout == Layout::Guess)?;
+    }
+    let hypotheses = read_hypotheses(&hyps, lowercase)?;
+    read_streams(hypotheses, &streams, lowercase)
+}
+
+fn read_hypotheses(hyps: &Bound<'_, PyList>, lowercase: bool) -> Result<Column> {
+    let reading = Reading {
+        lowercase,
+        placeholders: false,
+    };
+    read_column(hyps, reading, |i| format!("hypotheses[{i}]"), &mut vec![])
+}
+
+/// Reference streams; with several, sacreBLEU's `None` placeholders stand for a reference a
+/// segment lacks, and are filled with the segment's first present reference. That copy has the
+/// reference's statistics and sentence score, and the best reference is chosen by that score
+/// (the first on ties), so it changes nothing: the statistics are those of the segment's present
+/// references alone, as sacreBLEU computes them. One stream has no other reference to stand
+/// in: its `None` is an error naming it.
+fn read_streams(
+    hypotheses: Column,
+    streams: &[Bound<'_, PyList>],
+    lowercase: bool,
+) -> Result<Corpus> {
+    let reading = Reading {
+        lowercase,
+        placeholders: streams.len() > 1,
+    };
+    let mut holes = Vec::new();
+    let mut columns = Vec::new();
+    for (k, stream) in streams.iter().enumerate() {
+        let mut at = Vec::new();
+        let name = |i| format!("references[{k}][{i}]");
+        columns.push(read_column(stream, reading, name, &mut at)?);
+        holes.extend(at.into_iter().map(|segment| Hole {
+            segment,
+            stream: k,
+            source: 0,
+        }));
+    }
+    holes.sort_unstable_by_key(|hole| (hole.segment, hole.stream));
+    fill_holes(streams[0].py(), &mut columns, &mut holes)?;
+    Corpus::new(hypotheses, columns, Sources::Streams(holes), lowercase)
+}
+
+/// Gives each hole (sorted by segment, then stream) its segment's first present reference.
+fn fill_holes(py: Python<'_>, columns: &mut [Column], holes: &mut [Hole]) -> Result<()> {
+    for segment_holes in holes.chunk_by_mut(|a, b| a.segment == b.segment) {
+        let i = segment_holes[0].segment;
+        // The streams holding a hole are sorted: the first gap among them is present.
+        let source = (0..columns.len())
+            .zip(
+                segment_holes
+                    .iter()
+                    .map(|hole| hole.stream)
+                    .chain([usize::MAX]),
+            )
+            .find(|(k, holed)| k != holed)
+            .map(|(k, _)| k)
+            .filter(|&k| k < columns.len());
+        let Some(source) = source else {
+            return Err(value_error(format!(
+                "segment {i} has no reference: references[k][{i}] is None in every stream"
+            )));
+        };
+        for hole in segment_holes.iter_mut() {
+            hole.source = source;
+            let text = columns[source].texts[i].clone_ref(py);
+            columns[hole.stream].texts[i] = text;
+            let original = columns[source]
+                .originals
+                .as_ref()
+                .map(|originals| originals[i].clone_ref(py));
+            if let (Some(originals), Some(original)) =
+                (columns[hole.stream].originals.as_mut(), original)
+            {
+                originals[i] = original;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The references of each hypothesis (`references[i][k]`), a str being one reference and
+/// `None` none: read row by row, then laid out as streams, a row with fewer references than the
+/// longest repeating its first (which, being first, is chosen on the tie).
+fn read_rows(
+    hyps: &Bound<'_, PyList>,
+    refs: &Bound<'_, PyList>,
+    lowercase: bool,
+) -> Result<Corpus> {
+    if refs.len() != hyps.len() {
+        return Err(value_error(format!(
+            "references has {} items but hypotheses has {}; with layout='per_hypothesis', \
+             references[i] holds the references of hypothesis i",
+            refs.len(),
+            hyps.len()
+        )));
+    }
+    let mut rows = reserved::<Row>(refs.len())?;
+    for (i, item) in refs.iter().enumerate() {
+        if i % SIGNAL_CHECK_INTERVAL == 0 {
+            refs.py().check_signals()?;
+        }
+        rows.push(read_row(item, i, lowercase)?);
+    }
+    let hypotheses = read_hypotheses(hyps, lowercase)?;
+    let width = rows.iter().map(Vec::len).max().unwrap_or(1);
+    let py = refs.py();
+    let mut columns = (0..width)
+        .map(|_| {
+            Ok(Column {
+                texts: reserved(rows.len())?,
+                originals: if lowercase {
+                    Some(reserved(rows.len())?)
+                } else {
+                    None
+                },
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut positions = reserved(rows.len())?;
+    for row in rows {
+        for (k, column) in columns.iter_mut().enumerate() {
+            let (_, text, original) = row.get(k).unwrap_or(&row[0]);
+            column.texts.push(text.clone_ref(py));
+            if let (Some(originals), Some(original)) = (column.originals.as_mut(), original) {
+                originals.push(original.clone_ref(py));
+            }
+        }
+        positions.push(row.into_iter().map(|(k, _, _)| k).collect());
+    }
+    Corpus::new(hypotheses, columns, Sources::Rows(positions), lowercase)
+}
+
+/// A row's references: each with its position in the caller's row, the text the core reads
+/// and, when lowercased, the caller's str.
+type Row = Vec<(usize, Text, Option<Py<PyString>>)>;
+
+/// The references of hypothesis i with their positions in the caller's row, `None` dropped.
+fn read_row(item: Bound<'_, PyAny>, i: usize, lowercase: bool) -> Result<Row> {
+    if item.is_instance_of::<PyString>() {
+        let (text, original) = read_item(item, lowercase, || format!("references[{i}]"))?;
+        return Ok(vec![(0, text, original)]);
+    }
+    let mut row = Vec::new();
+    for (k, text) in listed(&item, &format!("references[{i}]"))?
+        .iter()
+        .enumerate()
+    {
+        if text.is_none() {
+            continue;
+        }
+        let (text, original) = read_item(text, lowercase, || format!("references[{i}][{k}]"))?;
+        row.push((k, text, original));
+    }
+    if row.is_empty() {
+        return Err(value_error(format!(
+            "references[{i}] has no reference: hypothesis {i} needs at least one"
+        )));
+    }
+    Ok(row)
+}
+
+fn refuse_ambiguous(streams: &[Bound<'_, PyList>], segments: usize) -> Result<()> {
+    if segments >= 2 && streams.len() == segments && streams.iter().all(|s| s.len() == segments) {
+        return Err(value_error(format!(
+            "references is ambiguous: {segments} lists of {segments} references for \
+             {segments} hypotheses read as {segments} reference streams (sacreBLEU) and as the \
+             references of each hypothesis (evaluate, torchmetrics) alike, with different \
+             scores; pass layout='streams' if references[k][i] is reference k of hypothesis i, \
+             or layout='per_hypothesis' if references[i] holds the references of hypothesis i"
+        )));
+    }
+    Ok(())
+}
+
+fn check_length(length: usize, name: &str, expected: usize, hint: bool) -> Result<()> {
+    if length == expected {
+        return Ok(());
+    }
+    let advice = if hint {
+        "; if references[i] holds the references of hypothesis i, pass layout='per_hypothesis'"
+    } else {
+        ""
+    };
+    Err(value_error(format!(
+        "{name} has {length} segments but hypotheses has {expected}; \
+         every reference stream needs one reference per hypothesis{advice}"
+    )))
+}
+
+/// sacreBLEU's reference streams of `references` (one reference per hypothesis, or streams)
+/// listed without reading their texts, and its `num_refs`: the number of references every
+/// segment has, placeholders not counted, or -1 when it varies. For the metric that keeps the
+/// references it was given (`CHRF(references=...)`), read with each corpus later.
+#[pyfunction]
+pub fn reference_streams<'py>(
+    references: &Bound<'py, PyAny>,
+) -> Result<(Vec<Bound<'py, PyList>>, isize)> {
+    let refs = listed(references, "references")?;
+    if refs
+        .iter()
+        .next()
+        .is_some_and(|first| first.is_instance_of::<PyString>())
+    {
+        return Ok((vec![refs], 1));
+    }
+    let streams = refs
+        .iter()
+        .enumerate()
+        .map(|(k, stream)| listed(&stream, &format!("references[{k}]")))
+        .collect::<Result<Vec<_>>>()?;
+    let count = reference_count(&streams)?;
+    Ok((streams, count))
+}
+
+/// The number of non-`None` references every segment has, or -1 when it varies.
+fn reference_count(streams: &[Bound<'_, PyList>]) -> Result<isize> {
+    let all = isize::try_from(streams.len()).unwrap_or(isize::MAX);
+    let mut holed = false;
+    for stream in streams {
+        holed |= stream.contains(stream.py().None())?;
+    }
+    if streams.len() == 1 || !holed {
+        return Ok(all);
+    }
+    let segments = streams.iter().map(|s| s.len()).min().unwrap_or(0);
+    let mut count = None;
+    for i in 0..segments {
+        let mut present = 0;
+        for stream in streams {
+            present += isize::from(!stream.get_item(i)?.is_none());
+        }
+        if count.is_some_and(|count| count != present) {
+            return Ok(-1);
+        }
+        count = Some(present);
+    }
+    Ok(count.unwrap_or(all))
+}
