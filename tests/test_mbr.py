@@ -248,7 +248,9 @@ def test_inputs_are_not_mutated() -> None:
 
 
 #: A self-MBR pool of 12,000 WMT sentences in a fresh interpreter: its peak resident memory,
-#: and three rows checked against the oracle. The pairwise matrix alone would be 1.15 GB.
+#: and three rows checked against the oracle. The pairwise matrix alone would be 1.15 GB. The
+#: bundled excerpts hold fewer lines than that: the pool then goes on with pairs of their lines
+#: joined, as long as real sentences and as varied.
 CHILD = textwrap.dedent(
     """
     import json, sys
@@ -261,7 +263,10 @@ CHILD = textwrap.dedent(
     for name in ("generaltest2022.en-de", "generaltest2022.en-cs"):
         for path in sorted((wmt / name).glob("*.txt")):
             lines += path.read_text("utf-8").rstrip("\\n").split("\\n")
-    pool = lines[:12_000]
+    joined = (f"{a} {b}" for a, b in zip(lines, lines[1:] + lines[:1]))
+    pool = (lines + [text for text in joined])[:12_000]
+    while len(pool) < 12_000:
+        pool += [f"{text} {len(pool)}" for text in pool[: 12_000 - len(pool)]]
     utilities = chrf.expected_utility(pool, pool)
     # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child of a large test
     # process would report its parent's resident memory.
