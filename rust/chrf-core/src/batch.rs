@@ -16,10 +16,10 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::float::{float_score_of_runs, Run};
+use crate::float::float_score_of_runs;
 use crate::memory::{filled, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
-use crate::stats::{window_count, PairCounts};
+use crate::stats::{window_count, PairCounts, Run};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, Count, OrderCounts, Settings};
 
@@ -949,7 +949,7 @@ impl MeanBag {
         &'p self,
         pair: &'p PairCounts,
         settings: &Settings,
-    ) -> impl Iterator<Item = crate::float::Run> + 'p {
+    ) -> impl Iterator<Item = Run> + 'p {
         let orders = [settings.char_order(), settings.word_order()];
         pair.kinds
             .iter()

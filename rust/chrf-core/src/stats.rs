@@ -1,6 +1,5 @@
 //! Per-order n-gram counts: what a segment contributes, and what a corpus adds up to.
 
-use crate::float::Run;
 use crate::memory::{filled, held};
 use crate::{ChrfError, Settings};
 
@@ -15,6 +14,10 @@ pub struct OrderCounts {
     pub reference: Count,
     pub matching: Count,
 }
+
+/// `repeat` consecutive orders with the same counts: how the many all-zero orders past a
+/// segment's length are passed without one value each.
+pub(crate) type Run = (OrderCounts, usize);
 
 impl OrderCounts {
     /// One order of a hypothesis against a reference (or a bag of references): its
