@@ -17,7 +17,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::float::float_score_of_runs;
-use crate::memory::{filled, out_of_memory, push, refill, reserve, reserve_map};
+use crate::ids::{word_id, Interner, Units};
+use crate::memory::{filled, out_of_memory, push, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
 use crate::stats::{window_count, PairCounts, Run};
 use crate::text::{for_each_char_unit, for_each_word_token};
@@ -173,22 +174,6 @@ impl Bags {
     }
 }
 
-/// The units of one kind of every text, end to end: flat, so that the batch's units are a
-/// few allocations, given back whole when dropped.
-#[derive(Default)]
-struct Units {
-    units: Vec<u32>,
-    /// Per text: where its units end.
-    ends: Vec<usize>,
-}
-
-impl Units {
-    fn span(&self, text: usize) -> std::ops::Range<usize> {
-        text.checked_sub(1)
-            .map_or(0, |previous| self.ends[previous])..self.ends[text]
-    }
-}
-
 /// The units of the texts: code points for character n-grams, token ids for word n-grams.
 fn units_of(
     texts: &[&str],
@@ -224,161 +209,6 @@ fn units_of(
         tokens.ends.push(tokens.units.len());
     }
     Ok(kinds)
-}
-
-fn word_id<'t>(words: &mut FxHashMap<&'t str, u32>, token: &'t str) -> Result<u32, ChrfError> {
-    if let Some(&id) = words.get(token) {
-        return Ok(id);
-    }
-    reserve_map(words, 1)?;
-    let id = words.len() as u32;
-    words.insert(token, id);
-    Ok(id)
-}
-
-/// The window id of a unit where no window of the order starts, or one found in one text only.
-const NO_WINDOW: u32 = u32::MAX;
-
-/// Batch-wide ids of shared n-grams, order after order.
-#[derive(Default)]
-struct Interner {
-    /// Per unit (texts end to end): the id of the window of the order starting there, in the
-    /// order's map while interning, then batch-wide (else [`NO_WINDOW`]). A window of order
-    /// n is interned from the batch-wide id of its first n - 1 units, rewritten in place.
-    windows: Vec<u32>,
-    /// (batch-wide id of the (n-1)-gram, next unit) to the id of the n-gram in the order.
-    map: FxHashMap<u64, u32>,
-    /// Per id of the order: 1 + the last text seen with it, and whether an earlier text was.
-    last_text: Vec<u32>,
-    shared: Vec<bool>,
-    /// Per id of the order: its batch-wide id, if shared.
-    batch_id: Vec<u32>,
-}
-
-impl Interner {
-    /// Interns the shared n-grams of orders 1..=max_order of one kind of units, appending each
-    /// text's batch-wide ids to `ids_per_text` and each order's first id to `order_starts`;
-    /// returns the number of orders with a shared n-gram.
-    fn orders(
-        &mut self,
-        units: &Units,
-        max_order: usize,
-        (ids_per_text, order_starts): (&mut [Vec<u32>], &mut Vec<u32>),
-        interrupt: &Interrupt,
-    ) -> Result<usize, ChrfError> {
-        let texts = ids_per_text.len();
-        let longest = (0..texts).map(|t| units.span(t).len()).max().unwrap_or(0);
-        if u32::try_from(longest).is_err() {
-            return Err(out_of_memory::<u32>(longest));
-        }
-        refill(&mut self.windows, units.units.len(), NO_WINDOW)?;
-        for n in 1..=max_order.min(longest) {
-            self.intern_order(units, n, interrupt)?;
-            let base = order_starts.last().copied().unwrap_or(0);
-            let count = self.number_shared(units, base, interrupt)?;
-            if count == 0 {
-                // No shared n-gram of order n: none of any higher order either.
-                return Ok(n - 1);
-            }
-            push(order_starts, base + count)?;
-            for (t, ids) in ids_per_text.iter_mut().enumerate() {
-                interrupt.check()?;
-                let windows = &mut self.windows[units.span(t)];
-                for window in windows.iter_mut().filter(|w| **w != NO_WINDOW) {
-                    *window = self.batch_id[*window as usize];
-                }
-                let shared = windows.iter().filter(|&&w| w != NO_WINDOW);
-                // Exactly: the ids become the text's bag, kept to the end.
-                ids.try_reserve_exact(shared.clone().count())
-                    .map_err(|_| out_of_memory::<u32>(ids.len()))?;
-                ids.extend(shared);
-            }
-        }
-        Ok(max_order.min(longest))
-    }
-
-    /// The windows of order n of every text, in place: all of them for n = 1, else the
-    /// shared windows of order n - 1 grown by one unit.
-    fn intern_order(
-        &mut self,
-        units: &Units,
-        n: usize,
-        interrupt: &Interrupt,
-    ) -> Result<(), ChrfError> {
-        self.map.clear();
-        for t in 0..units.ends.len() {
-            interrupt.check()?;
-            let span = units.span(t);
-            let (text, windows) = (&units.units[span.clone()], &mut self.windows[span]);
-            let starts = text.len().saturating_sub(n - 1);
-            for (start, window) in windows.iter_mut().enumerate() {
-                *window = if start >= starts {
-                    NO_WINDOW
-                } else if n == 1 {
-                    intern(&mut self.map, NO_WINDOW, text[start])?
-                } else if *window != NO_WINDOW {
-                    intern(&mut self.map, *window, text[start + n - 1])?
-                } else {
-                    NO_WINDOW
-                };
-            }
-        }
-        Ok(())
-    }
-
-    /// Gives the ids of the order found in two texts or more batch-wide ids from `base` on,
-    /// in `batch_id` ([`NO_WINDOW`] for the others); returns how many there are.
-    fn number_shared(
-        &mut self,
-        units: &Units,
-        base: u32,
-        interrupt: &Interrupt,
-    ) -> Result<u32, ChrfError> {
-        let ids = self.map.len();
-        refill(&mut self.last_text, ids, 0)?;
-        refill(&mut self.shared, ids, false)?;
-        for t in 0..units.ends.len() {
-            interrupt.check()?;
-            let mark = t as u32 + 1;
-            for &id in self.windows[units.span(t)]
-                .iter()
-                .filter(|&&w| w != NO_WINDOW)
-            {
-                let last = &mut self.last_text[id as usize];
-                if *last != mark {
-                    self.shared[id as usize] |= *last != 0;
-                    *last = mark;
-                }
-            }
-        }
-        refill(&mut self.batch_id, ids, NO_WINDOW)?;
-        let mut count = 0u32;
-        for (batch_id, _) in self
-            .batch_id
-            .iter_mut()
-            .zip(&self.shared)
-            .filter(|(_, &s)| s)
-        {
-            *batch_id = base
-                .checked_add(count)
-                .filter(|&id| id != NO_WINDOW)
-                .ok_or_else(|| out_of_memory::<u32>(u32::MAX as usize))?;
-            count += 1;
-        }
-        Ok(count)
-    }
-}
-
-/// The id of the n-gram (id of its first n - 1 units, last unit) in its order's map.
-fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, ChrfError> {
-    let key = (u64::from(head) << 32) | u64::from(unit);
-    if let Some(&id) = map.get(&key) {
-        return Ok(id);
-    }
-    reserve_map(map, 1)?;
-    let id = map.len() as u32;
-    map.insert(key, id);
-    Ok(id)
 }
 
 /// Pairwise scores, row-major: `scores[i * references.len() + j]` is hypothesis i against

@@ -45,6 +45,7 @@ mod error;
 mod exact;
 mod explain;
 mod float;
+mod ids;
 pub mod lines;
 mod memory;
 pub mod ngrams;
