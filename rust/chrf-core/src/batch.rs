@@ -17,11 +17,11 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::float::float_score_of_runs;
-use crate::ids::{word_id, Interner, Units};
+use crate::ids::{SharedNgramIds, Units, WordIds};
 use crate::memory::{filled, out_of_memory, push, reserve, reserve_map};
 use crate::pool::{self, Interrupt};
 use crate::stats::{window_count, PairCounts, Run};
-use crate::text::{for_each_char_unit, for_each_word_token};
+use crate::text::for_each_char_unit;
 use crate::{ChrfError, Count, OrderCounts, Settings};
 
 /// Character n-grams, then word n-grams: the index of a kind in per-kind arrays.
@@ -52,7 +52,7 @@ struct TextBag {
 
 impl TextBag {
     /// The (id, count) of each n-gram among `ids[range]`. A count is at most the text's number
-    /// of windows of one order, below 2^32 (`Interner::orders` checks the lengths).
+    /// of windows of one order, below 2^32 (`SharedNgramIds::orders` checks the lengths).
     fn counts(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.ids[range]
             .chunk_by(|a, b| a == b)
@@ -127,7 +127,7 @@ impl Bags {
         reserve(&mut lengths, texts.len())?;
         lengths.extend((0..texts.len()).map(|t| units.each_ref().map(|kind| kind.span(t).len())));
         let mut ids_per_text: Vec<Vec<u32>> = filled(texts.len(), Vec::new())?;
-        let mut interner = Interner::default();
+        let mut interner = SharedNgramIds::default();
         let mut order_starts = vec![0u32];
         let mut interned = [0; KINDS];
         for (kind, max_order) in [settings.char_order(), settings.word_order()]
@@ -188,8 +188,10 @@ fn units_of(
         // At least one byte per code point.
         reserve(&mut chars.units, texts.iter().map(|text| text.len()).sum())?;
     }
-    let mut words = FxHashMap::default();
-    for text in texts {
+    // One generation for the whole batch: a token has one id in every text.
+    let mut words = WordIds::default();
+    words.begin()?;
+    for (t, text) in texts.iter().enumerate() {
         interrupt.check()?;
         if settings.char_order() > 0 {
             for_each_char_unit(text, settings.include_whitespace, |unit| {
@@ -197,13 +199,7 @@ fn units_of(
             });
         }
         if settings.word_order() > 0 {
-            let mut outcome = Ok(());
-            for_each_word_token(text, |token| {
-                if outcome.is_ok() {
-                    outcome = word_id(&mut words, token).and_then(|id| push(&mut tokens.units, id));
-                }
-            });
-            outcome?;
+            words.push_ids(texts, t, &mut tokens.units)?;
         }
         chars.ends.push(chars.units.len());
         tokens.ends.push(tokens.units.len());
@@ -494,7 +490,7 @@ fn starts_of(counts: &mut [usize]) -> usize {
 struct Row {
     /// Per interned order k, per column: the clipped matches of the order's shared n-grams
     /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
-    /// windows of the order, below 2^32 (`Interner::orders` checks the lengths), so u32 holds it.
+    /// windows of the order, below 2^32 (`SharedNgramIds::orders` checks the lengths), so u32 holds it.
     /// The interned orders end with the longest n-gram two texts share, so under the usual
     /// orders (6, or 6 + 2) this is a few times a row of scores.
     matches: Vec<u32>,
@@ -825,6 +821,7 @@ fn position_in(values: &[u32], size: usize) -> Result<Vec<usize>, ChrfError> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::text::for_each_word_token;
     use crate::{float_score, segment_statistics, Averaging, Beta};
     use std::collections::HashMap;
 

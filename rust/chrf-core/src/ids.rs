@@ -1,7 +1,11 @@
-//! Dense ids: every interner of the crate. A segment's code points and word tokens get ids
-//! in order of first appearance (small ids pack more units into a window's key); a batch's word
-//! tokens get batch-wide ids, and its n-grams shared by two texts or more batch-wide ids, order
-//! after order.
+//! Dense ids: every interner of the crate.
+//!
+//! * [`CharIds`]: a segment's code points, in order of first appearance (small ids pack more
+//!   units into a window's key).
+//! * [`WordIds`]: word tokens, in order of first appearance, among a segment's hypothesis and
+//!   one reference, or among every text of a batch.
+//! * [`SharedNgramIds`]: a batch's n-grams found in two texts or more, order after order, from
+//!   the batch's [`Units`].
 
 use std::hash::Hasher;
 
@@ -22,7 +26,7 @@ pub(crate) struct CharIds {
     seen: Box<[u16; BMP]>,
     seen_len: usize,
     astral: FxHashMap<u32, u32>,
-    pub(crate) next: u32,
+    next: u32,
 }
 
 /// The code points of the Basic Multilingual Plane.
@@ -87,6 +91,11 @@ impl CharIds {
         id
     }
 
+    /// The number of ids given since the last clear: every id is below it.
+    pub(crate) fn count(&self) -> u32 {
+        self.next
+    }
+
     /// The heap bytes held, but for the fixed tables.
     pub(crate) fn held_bytes(&self) -> usize {
         self.astral.capacity() * size_of::<(u32, u32)>()
@@ -102,16 +111,19 @@ impl CharIds {
     }
 }
 
-/// Word tokens as small integers, equal tokens getting equal ids within a hypothesis and a
-/// reference. An open-addressing table kept from pair to pair (entries of earlier pairs are
-/// told apart by a generation number), so that no pair allocates or clears a table. It holds
-/// between 2 and 4 slots per distinct token of a pair, doubling as tokens come.
+/// Word tokens as small integers in order of first appearance, equal tokens getting equal ids
+/// among the texts read since [`WordIds::begin`]: a segment's hypothesis and one reference, or
+/// every text of a batch. An open-addressing table of the tokens' places in their texts (no
+/// token is copied), kept from use to use (entries of earlier uses are told apart by a
+/// generation number), so that no pair of a segment allocates or clears a table. It holds
+/// between 2 and 4 slots per distinct token, doubling as tokens come.
 #[derive(Default)]
 pub(crate) struct WordIds {
-    tokens: [Vec<(u32, u32)>; 2],
+    /// The (start, end) byte offsets of the tokens of the text being read.
+    tokens: Vec<(u32, u32)>,
     slots: Vec<WordSlot>,
-    /// Distinct tokens of the current pair: the slots of the current generation.
-    pub(crate) distinct: usize,
+    /// Distinct tokens since `begin`: the slots of the current generation.
+    distinct: usize,
     generation: u32,
 }
 
@@ -130,37 +142,54 @@ struct WordSlot {
 const MIN_WORD_SLOTS: usize = 64;
 
 impl WordIds {
-    /// The token ids of both texts, written into `ids`.
+    /// The token ids of a hypothesis and a reference, written into `ids`: ids of their own,
+    /// whatever the table read before.
     pub(crate) fn ids(
         &mut self,
         texts: [&str; 2],
         ids: [&mut Vec<u32>; 2],
     ) -> Result<(), ChrfError> {
-        for (tokens, text) in self.tokens.iter_mut().zip(texts) {
-            tokens_of(text, tokens)?;
-        }
         self.begin()?;
         for (side, out) in ids.into_iter().enumerate() {
             out.clear();
-            reserve(out, self.tokens[side].len())?;
-            for k in 0..self.tokens[side].len() {
-                if k % POLL_UNITS == POLL_UNITS - 1 {
-                    poll()?; // a long text's tokens, every so many of them
-                }
-                let (start, end) = self.tokens[side][k];
-                let id = self.id(texts, side as u32, start, end)?;
-                out.push(id);
-            }
+            self.push_ids(&texts, side, out)?;
         }
         Ok(())
     }
 
-    pub(crate) fn held_bytes(&self) -> usize {
-        self.tokens.iter().map(held).sum::<usize>() + held(&self.slots)
+    /// Appends the ids of the tokens of `texts[text]` to `out`. The table keeps where each
+    /// token is, so every call from one [`WordIds::begin`] to the next passes the same `texts`.
+    pub(crate) fn push_ids(
+        &mut self,
+        texts: &[&str],
+        text: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), ChrfError> {
+        let index = u32::try_from(text).map_err(|_| out_of_memory::<&str>(text))?;
+        tokens_of(texts[text], &mut self.tokens)?;
+        reserve(out, self.tokens.len())?;
+        for k in 0..self.tokens.len() {
+            if k % POLL_UNITS == POLL_UNITS - 1 {
+                poll()?; // a long text's tokens, every so many of them
+            }
+            let (start, end) = self.tokens[k];
+            let id = self.id(texts, index, start, end)?;
+            out.push(id);
+        }
+        Ok(())
     }
 
-    /// A fresh generation: every slot is empty for the new pair.
-    fn begin(&mut self) -> Result<(), ChrfError> {
+    /// The number of ids given since [`WordIds::begin`]: every id is below it.
+    pub(crate) fn count(&self) -> usize {
+        self.distinct
+    }
+
+    pub(crate) fn held_bytes(&self) -> usize {
+        held(&self.tokens) + held(&self.slots)
+    }
+
+    /// A fresh generation: every slot is empty, and ids start again from 0.
+    pub(crate) fn begin(&mut self) -> Result<(), ChrfError> {
         self.generation = self.generation.wrapping_add(1);
         self.distinct = 0;
         if self.slots.is_empty() || self.generation == 0 {
@@ -171,7 +200,7 @@ impl WordIds {
         Ok(())
     }
 
-    fn id(&mut self, texts: [&str; 2], text: u32, start: u32, end: u32) -> Result<u32, ChrfError> {
+    fn id(&mut self, texts: &[&str], text: u32, start: u32, end: u32) -> Result<u32, ChrfError> {
         let token = &texts[text as usize].as_bytes()[start as usize..end as usize];
         let mut hasher = FxHasher::default();
         hasher.write(token);
@@ -249,6 +278,7 @@ fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> 
     });
     outcome
 }
+
 /// The units of one kind of every text, end to end: flat, so that the batch's units are a
 /// few allocations, given back whole when dropped.
 #[derive(Default)]
@@ -265,24 +295,12 @@ impl Units {
     }
 }
 
-pub(crate) fn word_id<'t>(
-    words: &mut FxHashMap<&'t str, u32>,
-    token: &'t str,
-) -> Result<u32, ChrfError> {
-    if let Some(&id) = words.get(token) {
-        return Ok(id);
-    }
-    reserve_map(words, 1)?;
-    let id = words.len() as u32;
-    words.insert(token, id);
-    Ok(id)
-}
 /// The window id of a unit where no window of the order starts, or one found in one text only.
 const NO_WINDOW: u32 = u32::MAX;
 
 /// Batch-wide ids of shared n-grams, order after order.
 #[derive(Default)]
-pub(crate) struct Interner {
+pub(crate) struct SharedNgramIds {
     /// Per unit (texts end to end): the id of the window of the order starting there, in the
     /// order's map while interning, then batch-wide (else [`NO_WINDOW`]). A window of order
     /// n is interned from the batch-wide id of its first n - 1 units, rewritten in place.
@@ -296,7 +314,7 @@ pub(crate) struct Interner {
     batch_id: Vec<u32>,
 }
 
-impl Interner {
+impl SharedNgramIds {
     /// Interns the shared n-grams of orders 1..=max_order of one kind of units, appending each
     /// text's batch-wide ids to `ids_per_text` and each order's first id to `order_starts`;
     /// returns the number of orders with a shared n-gram.
@@ -450,5 +468,22 @@ mod tests {
             (hyp_ids.as_slice(), ref_ids.as_slice()),
             (&[0, 1][..], &[1][..])
         );
+    }
+
+    #[test]
+    fn word_ids_of_many_texts_are_shared_by_equal_tokens() {
+        // As a batch reads its texts: one generation, every text's ids appended in turn.
+        let texts = ["b a b", "", "c a", "a b c d", "d"];
+        let mut table = WordIds::default();
+        table
+            .ids(["x y", "z"], [&mut Vec::new(), &mut Vec::new()])
+            .unwrap();
+        table.begin().unwrap();
+        let mut ids = Vec::new();
+        for text in 0..texts.len() {
+            table.push_ids(&texts, text, &mut ids).unwrap();
+        }
+        assert_eq!(ids, [0, 1, 0, 2, 1, 1, 0, 2, 3, 3]);
+        assert_eq!(table.count(), 4);
     }
 }

@@ -188,13 +188,13 @@ impl Buffers {
                 &self.hyp_chars,
                 &self.ref_chars,
                 settings.char_order(),
-                self.char_ids.next,
+                self.char_ids.count(),
             ),
             (
                 &self.hyp_words,
                 &self.ref_words,
                 settings.word_order(),
-                self.words.distinct as u32,
+                self.words.count() as u32,
             ),
         ];
         for ((hyp, reference, max_order, alphabet), out) in
