@@ -54,9 +54,8 @@ mod segment;
 mod settings;
 mod stats;
 pub mod text;
-mod utility;
 
-pub use batch::{aggregate_scores, pairwise_scores, pairwise_scores_into};
+pub use batch::{aggregate_scores, expected_utility, pairwise_scores, pairwise_scores_into};
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
@@ -65,4 +64,3 @@ pub use float::{float_score, sacrebleu_score};
 pub use segment::{add_segment_statistics, segment_score, segment_statistics};
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{Count, OrderCounts, Statistics};
-pub use utility::expected_utility;

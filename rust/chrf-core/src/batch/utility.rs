@@ -13,7 +13,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use rayon::prelude::*;
 
-use crate::batch::PairwiseRows;
+use super::pairwise::PairwiseRows;
 use crate::memory::{filled, reserve};
 use crate::pool::{self, Interrupt};
 use crate::{ChrfError, Settings};
