@@ -1,4 +1,4 @@
-//! Many hypotheses against many references (MBR): n-grams interned once per batch.
+//! What every batch computation starts from: n-grams interned once per batch.
 //!
 //! Every distinct text of the batch is counted once: its n-grams get batch-wide ids, order by
 //! order (order n's id is interned from order n-1's id and the next unit, so the ids are exact,
