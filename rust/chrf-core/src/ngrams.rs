@@ -13,6 +13,10 @@
 //! windows are the suffixes of both texts, sorted by prefix doubling, and the units two adjacent
 //! windows share come from their longest common prefix (Kasai's algorithm): time and memory stay
 //! linear in the texts whatever the order.
+//!
+//! The stages of the sorted path: `keys` packs each window into an integer, `sort` sorts the
+//! keys of both texts together, `tally` counts the groups of equal windows in one pass (in
+//! `lanes` where the counts fit); `suffixes` sorts the windows of long orders instead.
 
 use crate::memory::{held, out_of_memory};
 use crate::ChrfError;

@@ -19,10 +19,10 @@ pub(super) trait Key:
     const BITS: u32;
     const ZERO: Self;
     const TAG: Self;
-    /// Whether long texts radix sort their large buckets as they are (see [`radix`]): 64-bit
+    /// Whether long texts radix sort their large buckets as they are (see [`super::radix`]): 64-bit
     /// keys do; 128-bit keys would need 7 byte digits, which cost as much as the comparison
     /// sorts at the bucket sizes long Chinese segments reach, and are sorted as 64-bit keys
-    /// instead (see [`sort_narrowed_buckets`]).
+    /// instead (see [`super::sort`]).
     const RADIX: bool;
     /// The slot value of a rank (a unit plus one): times an odd number, modulo 2^slot_bits
     /// (`mask`).
