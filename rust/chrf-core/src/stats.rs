@@ -163,7 +163,7 @@ pub(crate) fn window_count(len: usize, n: usize) -> Count {
 }
 
 /// The counts of a hypothesis against a reference, kept only as far as they can be non-zero:
-/// character orders 1..=kinds[0].len(), word orders 1..=kinds[1].len(). Every other order of
+/// character orders `1..=kinds[0].len()`, word orders `1..=kinds[1].len()`. Every other order of
 /// the settings is all zero, as neither text has n-grams that long: a segment costs what its
 /// texts' lengths do, whatever the orders.
 #[derive(Default)]

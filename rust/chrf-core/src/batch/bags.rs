@@ -26,8 +26,8 @@ pub(super) struct Bags {
     pub(super) texts: Vec<TextBag>,
     /// Per distinct text: its number of units of each kind.
     pub(super) lengths: Vec<[usize; KINDS]>,
-    /// First id of each order that has shared n-grams (character orders 1..=interned[0], then
-    /// word orders 1..=interned[1]), and the number of ids in all (last element).
+    /// First id of each order that has shared n-grams (character orders `1..=interned[0]`, then
+    /// word orders `1..=interned[1]`), and the number of ids in all (last element).
     pub(super) order_starts: Vec<u32>,
     pub(super) interned: [usize; KINDS],
 }
