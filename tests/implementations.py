@@ -10,9 +10,9 @@ smaller input with it (`sized`), never a skip.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -29,6 +29,26 @@ def is_reference(impl: ModuleType) -> bool:
 def sized(impl: ModuleType, compiled: int, reference: int) -> int:
     """How much input a test takes: the reference's share where the whole would be slow."""
     return reference if is_reference(impl) else compiled
+
+
+Item = TypeVar("Item")
+
+
+def variety(impl: ModuleType, items: Sequence[Item], *keys: Callable[[Item], object]) -> list[Item]:
+    """All items; for the reference, a few that still show every value of every key (the first
+    item with a value not yet shown, items showing two new values first)."""
+    if not is_reference(impl):
+        return list(items)
+    shown: list[set[object]] = [set() for _ in keys]
+    picked: list[Item] = []
+    for needed in (len(keys), 1):
+        for item in items:
+            new = sum(key(item) not in seen for key, seen in zip(keys, shown, strict=True))
+            if new >= needed:
+                picked.append(item)
+                for key, seen in zip(keys, shown, strict=True):
+                    seen.add(key(item))
+    return picked
 
 
 def error_of(
