@@ -60,3 +60,15 @@ def error_of(
     except Exception as error:  # every error: the two implementations must raise alike
         return type(error), str(error)
     return None
+
+
+def outcome(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+    """How `function(*args, **kwargs)` ends, comparable across implementations: its error's
+    type and message, or its result (an array as its dtype and values)."""
+    try:
+        result = function(*args, **kwargs)
+    except Exception as error:  # every error: the two implementations must raise alike
+        return "error", type(error), str(error)
+    if hasattr(result, "tolist"):
+        return "array", str(result.dtype), result.shape, result.tolist()
+    return "result", result

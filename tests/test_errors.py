@@ -9,11 +9,15 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chrf
 from chrf import _reference
-from implementations import error_of
+from implementations import error_of, outcome
+from strategies import chrf_settings, corpora
 
 ENTRY_POINTS = ["score", "components", "statistics", "sentence_scores", "segment_statistics"]
 
@@ -134,3 +138,41 @@ def test_inputs_are_not_mutated(impl: ModuleType, lowercase: bool) -> None:
     impl.segment_statistics(hyps, with_none, lowercase=lowercase, layout="streams")
     assert with_none == [["the cat", None], ["A CAT", "sat"]]
     assert (hyps, refs) == before
+
+
+#: Items no text is (but None among several streams, sacreBLEU's placeholder): each refused
+#: with its own message, naming where it is.
+BAD_ITEMS = st.sampled_from([None, 3, 2.5, b"ab", True, "a\ud800b", "\udfff"])
+
+
+@st.composite
+def corpora_with_one_fault(draw: st.DrawFn) -> tuple[list[Any], Any, str | None]:
+    """A corpus (flat references, streams, or per hypothesis, sacreBLEU's None placeholders
+    among several streams) with one bad item put anywhere, and its layout."""
+    hyps, refs = draw(corpora())
+    layout = "streams" if isinstance(refs[0], list) else None
+    if layout and len(refs) > 1:
+        for stream in refs[1:]:  # placeholders: segment i keeps its first stream's reference
+            for i in draw(st.sets(st.integers(0, len(hyps) - 1))):
+                stream[i] = None
+        if draw(st.booleans()):
+            refs, layout = [list(row) for row in zip(*refs, strict=True)], "per_hypothesis"
+    lists = [hyps, *(refs if isinstance(refs[0], list) else [refs])]
+    where = draw(st.sampled_from(lists))
+    where[draw(st.integers(0, len(where) - 1))] = draw(BAD_ITEMS)
+    return hyps, refs, layout
+
+
+@hypothesis.settings(max_examples=min(300, hypothesis.settings.default.max_examples))
+@given(corpora_with_one_fault(), chrf_settings(exact=False))
+def test_one_bad_item_anywhere_ends_alike(corpus: Any, options: dict[str, Any]) -> None:
+    # Alike: the same error, word for word, or (a None that is a placeholder) the same result.
+    hyps, refs, layout = corpus
+    exact = {k: v for k, v in options.items() if k != "eps_smoothing"}
+    for entry in [*ENTRY_POINTS, "explain"]:
+        kwargs = exact if entry == "components" else options
+        compiled = outcome(getattr(chrf, entry), hyps, refs, layout=layout, **kwargs)
+        reference = outcome(getattr(_reference, entry), hyps, refs, layout=layout, **kwargs)
+        if entry == "explain" and compiled[0] == "result":  # no == between explanations
+            compiled, reference = compiled[:1], reference[:1]
+        assert reference == compiled
