@@ -13,7 +13,8 @@ import numpy as np
 
 from chrf._explain import Explanation, frozen, orders_of
 from chrf._inputs import Layout, References, Texts, corpus, whole_number
-from chrf._reference.metric import Stats, added, best_reference, float_of, ngram_bags
+from chrf._reference.corpus import corpus_counts
+from chrf._reference.metric import Stats, best_reference, float_of, ngram_bags, subtracted
 from chrf._reference.texts import Segment, segments_of
 from chrf._settings import Options, Settings
 
@@ -42,17 +43,9 @@ def explain(
     c = corpus(hypotheses, references, layout)
     chosen = [chosen_reference(segment, settings) for segment in segments_of(c)]
     rows = [stats for _, stats, _ in chosen]
-    total: Stats = [(0, 0, 0)] * settings.order_count
-    for row in rows:
-        total = added(total, row)
+    total = corpus_counts(settings, rows)
     score = float_of(total, settings)
-    without = [
-        float_of(
-            [(h - a, r - b, m - d) for (h, r, m), (a, b, d) in zip(total, row, strict=True)],
-            settings,
-        )
-        for row in rows
-    ]
+    without = [float_of(subtracted(total, row), settings) for row in rows]
     stats = np.array(rows, dtype=np.uint64).reshape(len(rows), settings.order_count, 3)
     return Explanation(
         settings=settings,

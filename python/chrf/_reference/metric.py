@@ -211,6 +211,11 @@ def added(a: Stats, b: Stats) -> Stats:
     return [(h1 + h2, r1 + r2, m1 + m2) for (h1, r1, m1), (h2, r2, m2) in zip(a, b, strict=True)]
 
 
+def subtracted(a: Stats, b: Stats) -> Stats:
+    """Statistics of a set of segments without some of them (`b`, a part of `a`)."""
+    return [(h1 - h2, r1 - r2, m1 - m2) for (h1, r1, m1), (h2, r2, m2) in zip(a, b, strict=True)]
+
+
 def aggregate_scores(
     hypotheses: list[str], references: list[str], weights: list[int], settings: Settings
 ) -> list[float]:
