@@ -19,8 +19,8 @@ import chrf
 from chrf._core import files_statistics
 from chrf._sacrebleu import SIGNATURE_VERSION, CHRFScore
 from chrf.cli import render
-from chrf.cli.arguments import score_options
 from chrf.cli.io import CliError
+from chrf.cli.options import score_options
 from chrf.cli.reading import (
     References,
     System,
