@@ -1,12 +1,16 @@
-"""Shared test setup: hypothesis profiles, and the WMT data (bundled, and the full sets)."""
+"""Shared test setup: hypothesis profiles, the WMT data (bundled, and the full sets), and the
+two implementations of the Python API (`impl`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from implementations import IMPLEMENTATIONS
 
 # CI runs every property with 1,000 examples (2,000 took the whole CI run to about 19 of its 20
 # minutes); locally 200 keep the loop fast. HYPOTHESIS_PROFILE=ci runs CI's count anywhere.
@@ -53,6 +57,15 @@ def wmt_dir(request: pytest.FixtureRequest) -> Path:
     bundled sets, and again on the full sets where they are present."""
     path: Path = request.param
     return path
+
+
+@pytest.fixture(scope="session", params=IMPLEMENTATIONS)
+def impl(request: pytest.FixtureRequest) -> ModuleType:
+    """The Python API, compiled (`chrf`) and pure Python (`chrf._reference`): each test that
+    takes it runs over both (tests/implementations.py). Session-scoped, so that hypothesis
+    tests can take it."""
+    module: ModuleType = request.param
+    return module
 
 
 def pytest_report_header() -> str:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -31,24 +32,31 @@ OTHER = ["cat on the mat", "a dog ran home", "xy", "q", "the mat"]
     "options",
     [{}, {"word_order": 2}, {"eps_smoothing": True}, {"word_order": 2, "eps_smoothing": True}],
 )
-def test_float_scores_are_sacrebleus(beta: Any, options: dict[str, Any]) -> None:
+def test_float_scores_are_sacrebleus(impl: ModuleType, beta: Any, options: dict[str, Any]) -> None:
     metric = SacreCHRF(beta=beta, **options)
     streams = [REFS, OTHER]
     expected = metric.corpus_score(HYPS, streams).score
-    assert chrf.score(HYPS, streams, beta=beta, **options) == expected
-    assert _reference.score(HYPS, streams, beta=beta, **options) == expected
-    assert chrf.statistics(HYPS, streams, beta=beta, **options).score() == expected
-    ours = chrf.CHRF(beta=beta, **options).corpus_score(HYPS, streams)
-    assert str(ours) == str(metric.corpus_score(HYPS, streams))  # "chrF0 = ..", "chrF0++ = .."
+    assert impl.score(HYPS, streams, beta=beta, **options) == expected
+    assert impl.statistics(HYPS, streams, beta=beta, **options).score() == expected
     sentences = [
         metric.sentence_score(h, [r, o]).score for h, r, o in zip(HYPS, REFS, OTHER, strict=True)
     ]
-    assert chrf.sentence_scores(HYPS, streams, beta=beta, **options).tolist() == sentences
-    pairs = chrf.pairwise(HYPS, REFS, beta=beta, **options).tolist()
+    assert impl.sentence_scores(HYPS, streams, beta=beta, **options).tolist() == sentences
+    pairs = impl.pairwise(HYPS, REFS, beta=beta, **options).tolist()
     assert pairs == [[metric.sentence_score(h, [r]).score for r in REFS] for h in HYPS]
-    assert pairs == _reference.pairwise(HYPS, REFS, beta=beta, **options)
-    aggregated = chrf.aggregate(HYPS, REFS, beta=beta, **options).tolist()
-    assert aggregated == _reference.aggregate(HYPS, REFS, beta=beta, **options)
+    aggregated = impl.aggregate(HYPS, REFS, beta=beta, **options).tolist()
+    assert aggregated == chrf.aggregate(HYPS, REFS, beta=beta, **options).tolist()
+    utilities = impl.expected_utility(HYPS, REFS, beta=beta, **options).tolist()
+    assert utilities == [float(sum(map(Fraction, row), Fraction(0)) / len(REFS)) for row in pairs]
+
+
+@pytest.mark.parametrize("beta", ZEROS)
+@pytest.mark.parametrize("options", [{}, {"word_order": 2}])
+def test_the_facade_scores_as_sacrebleu(beta: Any, options: dict[str, Any]) -> None:
+    metric = SacreCHRF(beta=beta, **options)
+    streams = [REFS, OTHER]
+    ours = chrf.CHRF(beta=beta, **options).corpus_score(HYPS, streams)
+    assert str(ours) == str(metric.corpus_score(HYPS, streams))  # "chrF0 = ..", "chrF0++ = .."
 
 
 def test_names_and_signature_are_sacrebleus() -> None:
@@ -70,9 +78,9 @@ def test_bootstrap_is_sacrebleus(beta: Any) -> None:
     assert (ours.score, ours._mean, ours._ci) == (theirs.score, theirs._mean, theirs._ci)
 
 
-def test_components_give_f_equal_to_precision() -> None:
-    c = chrf.components(HYPS, REFS, beta=0, word_order=2)
-    assert c == _reference.components(HYPS, REFS, beta=0, word_order=2)
+def test_components_give_f_equal_to_precision(impl: ModuleType) -> None:
+    c = impl.components(HYPS, REFS, beta=0, word_order=2)
+    assert c == chrf.components(HYPS, REFS, beta=0, word_order=2)
     for order in c.orders:
         if order.effective:
             assert order.f_score == order.precision
@@ -81,10 +89,10 @@ def test_components_give_f_equal_to_precision() -> None:
     assert c.score_fraction == 100 * c.average_precision
     assert c.cross_checked  # the harmonic form 1/F = 1/P holds wherever P, R > 0
     assert c.to_dict()["beta"] == 0
-    per_order = chrf.components(HYPS, REFS, beta=0, averaging="per_order_f")
+    per_order = impl.components(HYPS, REFS, beta=0, averaging="per_order_f")
     f_sum = sum((o.precision or 0 for o in per_order.orders if o.effective), Fraction(0))
     assert per_order.score_fraction == 100 * f_sum / len(per_order.orders)
-    nothing = chrf.components(["ab"], ["cd"], beta=0)
+    nothing = impl.components(["ab"], ["cd"], beta=0)
     assert nothing.score_fraction == 0
     assert not nothing.cross_checked
 
@@ -107,8 +115,9 @@ def test_generated_corpora_score_as_the_reference_and_sacrebleu(
                      for i, h in enumerate(hyps)]  # fmt: skip
         assert chrf.sentence_scores(hyps, streams, **options).tolist() == sentences
     pairwise_options = {k: v for k, v in options.items() if k != "layout"}
-    assert chrf.pairwise(hyps, streams[0], **pairwise_options).tolist() == _reference.pairwise(
-        hyps, streams[0], **pairwise_options
+    assert (
+        chrf.pairwise(hyps, streams[0], **pairwise_options).tolist()
+        == _reference.pairwise(hyps, streams[0], **pairwise_options).tolist()
     )
     if not options.get("eps_smoothing"):
         exact = {k: v for k, v in options.items() if k != "eps_smoothing"}
@@ -117,10 +126,13 @@ def test_generated_corpora_score_as_the_reference_and_sacrebleu(
         )
 
 
-def test_explain_and_compare_take_beta_zero() -> None:
-    e = chrf.explain(HYPS, [REFS, OTHER], beta=0)
+def test_explain_takes_beta_zero(impl: ModuleType) -> None:
+    e = impl.explain(HYPS, [REFS, OTHER], beta=0)
     assert e.score == SacreCHRF(beta=0).corpus_score(HYPS, [REFS, OTHER]).score
     assert e.to_dict()["settings"]["beta"] == "0"
+
+
+def test_compare_takes_beta_zero() -> None:
     comparison = chrf.compare([HYPS, OTHER], [REFS], beta=0, trials=50)
     assert comparison.differences[0].score_delta == (
         chrf.score(OTHER, REFS, beta=0) - chrf.score(HYPS, REFS, beta=0)
@@ -128,9 +140,10 @@ def test_explain_and_compare_take_beta_zero() -> None:
 
 
 @pytest.mark.parametrize("beta", [-1, -0.5, Fraction(-1, 2), -(10**30)])
-def test_negative_beta_is_refused(beta: Any) -> None:
-    with pytest.raises(ValueError, match="beta must not be negative"):
-        chrf.score(HYPS, REFS, beta=beta)
+def test_negative_beta_is_refused(impl: ModuleType, beta: Any) -> None:
+    for entry in (impl.score, impl.pairwise, impl.components, impl.explain):
+        with pytest.raises(ValueError, match="beta must not be negative"):
+            entry(HYPS, REFS, beta=beta)
     with pytest.raises(ValueError, match="beta must not be negative"):
         chrf.CHRF(beta=beta)
 

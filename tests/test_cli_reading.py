@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 import chrf
-from chrf._core import files_statistics
 from chrf._sacrebleu import SIGNATURE_VERSION, CHRFScore
+from chrf._service import files_statistics
 from chrf.cli import render
-from chrf.cli.arguments import score_options
 from chrf.cli.io import CliError
+from chrf.cli.options import score_options
 from chrf.cli.reading import (
     References,
     System,
@@ -67,8 +67,7 @@ def python_chunks(paths: list[str]) -> Iterator[chrf.Statistics]:
 
 def native(paths: list[str]) -> Iterator[chrf.Statistics]:
     names = paths
-    for count, counts in native_chunks(paths, names, lambda f: files_statistics(SETTINGS, f)):
-        yield chrf.Statistics(SETTINGS, counts, count)
+    yield from native_chunks(paths, names, lambda f: files_statistics(SETTINGS, f))
 
 
 def outcome(chunks: Iterator[chrf.Statistics]) -> list[chrf.Statistics] | str:

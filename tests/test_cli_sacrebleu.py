@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chrf._sacrebleu import SIGNATURE_VERSION
-from chrf.cli.arguments import score_parser
+from chrf.cli.specs import score_parser
 
 OURS = [sys.executable, "-m", "chrf.cli"]
 SACREBLEU = [sys.executable, "-m", "sacrebleu"]
@@ -231,7 +231,7 @@ def test_help_shows_every_default() -> None:
     ]:
         assert shown in text
     # Every other command is named, so that --help leads to it.
-    from chrf.cli import COMMANDS
+    from chrf.cli.outcome import COMMANDS
 
     assert all(f"'chrf {command}" in " ".join(text.split()) for command in COMMANDS)
 

@@ -1,13 +1,14 @@
 """chrf.explain: missing and extra n-grams that sum exactly to the corpus statistics, and the
-segment views (leave-one-out deltas, length buckets) against scores computed from scratch."""
+segment views (leave-one-out deltas, length buckets) against scores computed from scratch; over
+both implementations (`impl`), the reference on fewer WMT lines."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -15,12 +16,18 @@ from hypothesis import given, settings
 
 import chrf
 from chrf import _reference
+from implementations import sized
 from strategies import chrf_settings, corpora
 from wmt import read_lines
 
 
-def lists_of(e: chrf.Explanation) -> list[tuple[Counter[str], Counter[str]]]:
-    return [(Counter(dict(o.missing)), Counter(dict(o.extra))) for o in e.orders]
+def assert_same_explanation(e: chrf.Explanation, other: chrf.Explanation) -> None:
+    """Every field of two explanations equal: the n-grams in the same order, the arrays."""
+    assert e.orders == other.orders
+    assert (e.score, e.settings, e.top) == (other.score, other.settings, other.top)
+    for name in ("references", "segment_statistics", "sentence_scores", "leave_one_out"):
+        ours, theirs = getattr(e, name), getattr(other, name)
+        assert (ours.dtype, ours.tolist()) == (theirs.dtype, theirs.tolist()), name
 
 
 def assert_sums_match_statistics(e: chrf.Explanation, stats: chrf.Statistics) -> None:
@@ -37,7 +44,7 @@ def test_generated_text_is_explained_as_the_reference_explains_it(
 ) -> None:
     hyps, refs = corpus
     e = chrf.explain(hyps, refs, layout="streams", **options)
-    assert lists_of(e) == _reference.explain(hyps, refs, "streams", **options)
+    assert_same_explanation(e, _reference.explain(hyps, refs, layout="streams", **options))
     for order in e.orders:  # the largest count first, then in code point order
         for listed in (order.missing, order.extra):
             assert list(listed) == sorted(listed, key=lambda item: (-item[1], item[0]))
@@ -57,35 +64,42 @@ def wmt_sets(wmt_dir: Path) -> list[tuple[list[str], list[list[str]]]]:
     return found
 
 
-def test_sums_are_exact_on_every_wmt_set(wmt_dir: Path) -> None:
+def test_sums_are_exact_on_every_wmt_set(impl: ModuleType, wmt_dir: Path) -> None:
     # chrF++ (character and word orders) on every set; the other rule of spec §1.4 and chrF on one.
     other_rules: list[dict[str, Any]] = [{}, {"word_order": 2, "count_hyp_without_ref": True}]
+    lines = sized(impl, 10**9, 150)
     for k, (hyps, refs) in enumerate(wmt_sets(wmt_dir)):
+        hyps, refs = hyps[:lines], [r[:lines] for r in refs]
         for options in [{"word_order": 2}, *(other_rules if k == 0 else [])]:
-            e = chrf.explain(hyps, refs, **options)
-            assert_sums_match_statistics(e, chrf.statistics(hyps, refs, **options))
-            assert e.score == chrf.score(hyps, refs, **options)
+            e = impl.explain(hyps, refs, **options)
+            assert_sums_match_statistics(e, impl.statistics(hyps, refs, **options))
+            assert e.score == impl.score(hyps, refs, **options)
 
 
-def test_wmt_ngrams_equal_the_reference_implementation(wmt_dir: Path) -> None:
+def test_wmt_explanations_equal_the_reference_implementation(wmt_dir: Path) -> None:
     hyps, refs = wmt_sets(wmt_dir)[0]
     hyps, refs = hyps[:400], [r[:400] for r in refs]  # the reference is slow on purpose
     e = chrf.explain(hyps, refs, word_order=2)
-    assert lists_of(e) == _reference.explain(hyps, refs, word_order=2)
+    assert_same_explanation(e, _reference.explain(hyps, refs, word_order=2))
     assert set(e.references.tolist()) == {0, 1}  # both references chosen somewhere
+    top = chrf.explain(hyps, refs, 7, count_hyp_without_ref=True, lowercase=True)
+    assert_same_explanation(
+        top, _reference.explain(hyps, refs, 7, count_hyp_without_ref=True, lowercase=True)
+    )
 
 
-def test_segment_views_equal_scores_of_subsets(wmt_dir: Path) -> None:
+def test_segment_views_equal_scores_of_subsets(impl: ModuleType, wmt_dir: Path) -> None:
     hyps, refs = wmt_sets(wmt_dir)[1]
-    hyps, refs = hyps[:300], [r[:300] for r in refs]
-    e = chrf.explain(hyps, refs, word_order=2, top=5)
+    lines = sized(impl, 300, 120)
+    hyps, refs = hyps[:lines], [r[:lines] for r in refs]
+    e = impl.explain(hyps, refs, word_order=2, top=5)
     assert all(len(o.missing) <= 5 and len(o.extra) <= 5 for o in e.orders)
-    assert e.sentence_scores.tolist() == chrf.sentence_scores(hyps, refs, word_order=2).tolist()
+    assert e.sentence_scores.tolist() == impl.sentence_scores(hyps, refs, word_order=2).tolist()
     worst = e.costliest(3)
     assert [w.delta for w in worst] == sorted(e.leave_one_out.tolist())[:3]
     for i in [worst[0].index, 0, len(hyps) - 1]:
         kept = [k for k in range(len(hyps)) if k != i]
-        without = chrf.score(
+        without = impl.score(
             [hyps[k] for k in kept], [[r[k] for k in kept] for r in refs], word_order=2
         )
         assert e.leave_one_out[i] == e.score - without
@@ -99,16 +113,20 @@ def test_segment_views_equal_scores_of_subsets(wmt_dir: Path) -> None:
         assert bucket.segments == len(inside)
         if inside:
             subset = ([hyps[k] for k in inside], [[r[k] for k in inside] for r in refs])
-            assert bucket.score == chrf.score(*subset, word_order=2)
+            assert bucket.score == impl.score(*subset, word_order=2)
     json.dumps(e.to_dict(segments=2))  # JSON-ready as it is
 
 
-def test_bad_arguments_are_refused() -> None:
+def test_bad_arguments_are_refused(impl: ModuleType) -> None:
     with pytest.raises(ValueError, match="top"):
-        chrf.explain(["a"], ["a"], top=-1)
+        impl.explain(["a"], ["a"], top=-1)
+    with pytest.raises(TypeError, match=r"top must be an int or None, not str"):
+        impl.explain(["a"], ["a"], top="3")
     with pytest.raises(TypeError, match=r"hypotheses\[0\]"):
-        chrf.explain([None], ["a"])  # type: ignore[list-item]
-    e = chrf.explain(["a"], ["a"])
+        impl.explain([None], ["a"])
+    with pytest.raises(ValueError, match="segment 0 has no reference"):
+        impl.explain(["a"], [[None], [None]])
+    e = impl.explain(["a"], ["a"])
     assert not e.segment_statistics.flags.writeable  # a result, not a buffer to change
     with pytest.raises(IndexError):
         e.segment(1)

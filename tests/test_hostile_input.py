@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 from fractions import Fraction
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -144,18 +145,23 @@ def assert_names(error: BaseException, name: str) -> None:
     "value", HUGE_VALUES, ids=["int", "-int", "big/3", "1+1/big", "1/big", "list"]
 )
 @pytest.mark.parametrize("name", OPTIONS)
-def test_huge_numbers_in_options_are_refused_naming_the_option(name: str, value: Any) -> None:
+def test_huge_numbers_in_options_are_refused_naming_the_option(
+    impl: ModuleType, name: str, value: Any
+) -> None:
     calls = [
         lambda: chrf.Settings(**{name: value}),
-        lambda: chrf.score(["abc"], ["abd"], **{name: value}),
-        lambda: chrf.statistics(["abc"], ["abd"], **{name: value}),
-        lambda: chrf.sentence_scores(["abc"], ["abd"], **{name: value}),
-        lambda: chrf.pairwise(["abc"], ["abd"], **{name: value}),
-        lambda: chrf.aggregate(["abc"], ["abd"], **{name: value}),
+        lambda: impl.score(["abc"], ["abd"], **{name: value}),
+        lambda: impl.statistics(["abc"], ["abd"], **{name: value}),
+        lambda: impl.sentence_scores(["abc"], ["abd"], **{name: value}),
+        lambda: impl.segment_statistics(["abc"], ["abd"], **{name: value}),
+        lambda: impl.pairwise(["abc"], ["abd"], **{name: value}),
+        lambda: impl.aggregate(["abc"], ["abd"], **{name: value}),
+        lambda: impl.expected_utility(["abc"], ["abd"], **{name: value}),
+        lambda: impl.explain(["abc"], ["abd"], **{name: value}),
         lambda: chrf.CHRF(**{"whitespace" if name == "include_whitespace" else name: value}),
     ]
     if name != "eps_smoothing":
-        calls.append(lambda: chrf.components(["abc"], ["abd"], **{name: value}))
+        calls.append(lambda: impl.components(["abc"], ["abd"], **{name: value}))
     for call in calls:
         with pytest.raises((TypeError, ValueError)) as raised:
             call()
@@ -163,9 +169,12 @@ def test_huge_numbers_in_options_are_refused_naming_the_option(name: str, value:
 
 
 @pytest.mark.parametrize("value", HUGE_VALUES[:3], ids=HUGE_IDS[:3])
-def test_huge_weights_are_refused_naming_the_weight(value: Any) -> None:
+def test_huge_weights_are_refused_naming_the_weight(impl: ModuleType, value: Any) -> None:
     with pytest.raises((TypeError, ValueError)) as raised:
-        chrf.aggregate(["abc"], ["abd", "abc"], weights=[1, value])
+        impl.aggregate(["abc"], ["abd", "abc"], weights=[1, value])
+    assert_names(raised.value, "weights")
+    with pytest.raises((TypeError, ValueError)) as raised:
+        impl.expected_utility(["abc"], ["abd", "abc"], [1, value])
     assert_names(raised.value, "weights")
 
 
@@ -230,10 +239,11 @@ class _LyingList(list):  # type: ignore[type-arg]
         return 1
 
 
-def test_a_list_subclass_is_read_by_its_items_not_its_len() -> None:
-    assert chrf.score(_LyingList(["ab"]), _LyingList(["ab"])) == chrf.score(["ab"], ["ab"])
+def test_a_list_subclass_is_read_by_its_items_not_its_len(impl: ModuleType) -> None:
+    assert impl.score(_LyingList(["ab"]), _LyingList(["ab"])) == impl.score(["ab"], ["ab"])
     with pytest.raises(ValueError, match="hypotheses must not be empty"):
-        chrf.score(_LyingList(), _LyingList())
+        impl.score(_LyingList(), _LyingList())
+    assert impl.pairwise(_LyingList(["ab", "b"]), ["ab"]).shape == (2, 1)
 
 
 @pytest.mark.parametrize("parts", [[1, 2], [False], ["x"]])

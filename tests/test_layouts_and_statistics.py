@@ -1,10 +1,12 @@
 """Reference layouts (streams, per hypothesis, None placeholders), chrf.compute as evaluate's
-"chrf" metric, and the public statistics used for sharding."""
+"chrf" metric, and the public statistics used for sharding. The layouts and the statistics run
+over both implementations (`impl`)."""
 
 from __future__ import annotations
 
 import pickle
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -36,47 +38,54 @@ def transposed(per_hypothesis: list[list[str]]) -> list[list[str | None]]:
     return [[refs[k] if k < len(refs) else None for refs in per_hypothesis] for k in range(width)]
 
 
-def test_a_square_input_without_a_layout_is_refused_naming_both_layouts() -> None:
-    for entry in (chrf.score, chrf.statistics, chrf.sentence_scores, chrf.segment_statistics):
+def test_a_square_input_without_a_layout_is_refused_naming_both_layouts(impl: ModuleType) -> None:
+    for entry in (impl.score, impl.statistics, impl.sentence_scores, impl.segment_statistics):
         with pytest.raises(ValueError, match="ambiguous") as raised:
             entry(PREDICTIONS, SQUARE)
         assert "layout='streams'" in str(raised.value)
         assert "layout='per_hypothesis'" in str(raised.value)
 
 
-def test_each_layout_gives_sacrebleus_number_for_what_it_means() -> None:
-    per_hypothesis = chrf.score(PREDICTIONS, SQUARE, layout="per_hypothesis")
-    streams = chrf.score(PREDICTIONS, SQUARE, layout="streams")
+def test_each_layout_gives_sacrebleus_number_for_what_it_means(impl: ModuleType) -> None:
+    per_hypothesis = impl.score(PREDICTIONS, SQUARE, layout="per_hypothesis")
+    streams = impl.score(PREDICTIONS, SQUARE, layout="streams")
     assert per_hypothesis == sacrebleu_score(PREDICTIONS, transposed(SQUARE))
     assert streams == sacrebleu_score(PREDICTIONS, SQUARE)  # type: ignore[arg-type]
     assert per_hypothesis != streams  # the square case is not a formality
 
 
-def test_shapes_that_fit_one_layout_only_need_no_layout_or_get_a_hint() -> None:
+def test_shapes_that_fit_one_layout_only_need_no_layout_or_get_a_hint(impl: ModuleType) -> None:
     streams = [[r[0] for r in REFERENCES]]  # one stream of two: unambiguous
-    assert chrf.score(PREDICTIONS, streams) == sacrebleu_score(PREDICTIONS, streams)  # type: ignore[arg-type]
+    assert impl.score(PREDICTIONS, streams) == sacrebleu_score(PREDICTIONS, streams)  # type: ignore[arg-type]
     three = [*PREDICTIONS, "x"]
     per_hypothesis = [*SQUARE, ["y", "x"]]  # 3 lists of 2 for 3 hypotheses
     with pytest.raises(ValueError, match="pass layout='per_hypothesis'"):
-        chrf.score(three, per_hypothesis)
-    assert chrf.score(three, per_hypothesis, layout="per_hypothesis") == sacrebleu_score(
+        impl.score(three, per_hypothesis)
+    assert impl.score(three, per_hypothesis, layout="per_hypothesis") == sacrebleu_score(
         three, transposed(per_hypothesis)
     )
     with pytest.raises(ValueError, match="layout must be"):
-        chrf.score(PREDICTIONS, SQUARE, layout="rows")  # type: ignore[arg-type]
+        impl.score(PREDICTIONS, SQUARE, layout="rows")  # type: ignore[arg-type]
 
 
-def test_none_placeholders_give_sacrebleus_variable_reference_scores() -> None:
-    hyps = ["abcd efg", "hij klm", "nop"]
-    streams: list[list[str | None]] = [["abcd eg", None, "nop q"], [None, "hij kl", "no p"]]
+PLACEHOLDER_HYPS = ["abcd efg", "hij klm", "nop"]
+PLACEHOLDER_STREAMS: list[list[str | None]] = [["abcd eg", None, "nop q"], [None, "hij kl", "no p"]]
+
+
+def test_none_placeholders_give_sacrebleus_variable_reference_scores(impl: ModuleType) -> None:
+    hyps, streams = PLACEHOLDER_HYPS, [list(s) for s in PLACEHOLDER_STREAMS]
     for options in ({}, {"word_order": 2}, {"beta": 3, "eps_smoothing": True}):
         expected = SacreCHRF(**options)  # type: ignore[arg-type]
-        assert chrf.score(hyps, streams, **options) == expected.corpus_score(hyps, streams).score  # type: ignore[arg-type]
-        sentences = chrf.sentence_scores(hyps, streams, **options)  # type: ignore[arg-type]
+        assert impl.score(hyps, streams, **options) == expected.corpus_score(hyps, streams).score  # type: ignore[arg-type]
+        sentences = impl.sentence_scores(hyps, streams, **options)
         for i, hyp in enumerate(hyps):
             refs = [s[i] for s in streams if s[i] is not None]
             assert sentences[i] == expected.sentence_score(hyp, refs).score  # type: ignore[arg-type]
-    assert streams == [["abcd eg", None, "nop q"], [None, "hij kl", "no p"]]  # not modified
+    assert streams == PLACEHOLDER_STREAMS  # not modified
+
+
+def test_none_placeholders_give_sacrebleus_variable_reference_signature() -> None:
+    hyps, streams = PLACEHOLDER_HYPS, PLACEHOLDER_STREAMS
     ours, theirs = chrf.CHRF(), SacreCHRF()
     ours.corpus_score(hyps, streams)  # type: ignore[arg-type]
     theirs.corpus_score(hyps, streams)
@@ -84,13 +93,13 @@ def test_none_placeholders_give_sacrebleus_variable_reference_scores() -> None:
     assert "nrefs:var" in str(theirs.get_signature())
 
 
-def test_per_hypothesis_references_may_vary_in_number_and_use_none() -> None:
+def test_per_hypothesis_references_may_vary_in_number_and_use_none(impl: ModuleType) -> None:
     hyps = ["abcd efg", "hij klm", "nop"]
     refs = [["abcd eg"], "hij kl", ["no p", None, "nop q"]]
     expected = sacrebleu_score(hyps, [["abcd eg", "hij kl", "no p"], [None, None, None]])
     # sacreBLEU reads None as missing; the third segment's second reference is "nop q".
     expected = sacrebleu_score(hyps, [["abcd eg", "hij kl", "no p"], [None, None, "nop q"]])
-    assert chrf.score(hyps, refs, layout="per_hypothesis") == expected
+    assert impl.score(hyps, refs, layout="per_hypothesis") == expected
 
 
 @pytest.mark.parametrize(
@@ -112,10 +121,11 @@ def test_per_hypothesis_references_may_vary_in_number_and_use_none() -> None:
     ],
 )
 def test_bad_references_are_named_as_the_caller_wrote_them(
-    references: object, layout: object, error: type, message: str
+    impl: ModuleType, references: object, layout: object, error: type, message: str
 ) -> None:
-    with pytest.raises(error, match=message):
-        chrf.score(["a", "b"], references, layout=layout)  # type: ignore[arg-type]
+    for entry in (impl.score, impl.segment_statistics, impl.explain):
+        with pytest.raises(error, match=message):
+            entry(["a", "b"], references, layout=layout)
 
 
 # The three examples of the docstring of evaluate's metric, metrics/chrf/chrf.py of
@@ -153,22 +163,22 @@ def test_compute_is_evaluates_sacrebleu_call_on_wmt_data(wmt_dir: Path) -> None:
     assert chrf.compute(hyps, per_prediction, **options)["score"] == expected  # type: ignore[arg-type]
 
 
-def test_segment_statistics_sum_to_the_corpus_statistics(wmt_dir: Path) -> None:
+def test_segment_statistics_sum_to_the_corpus_statistics(impl: ModuleType, wmt_dir: Path) -> None:
     folder = wmt_dir / "generaltest2022.en-de"
     hyps = (folder / "hyp.Online-B.txt").read_text("utf-8").split("\n")[:500]
     streams = [(folder / f"ref.{k}.txt").read_text("utf-8").split("\n")[:500] for k in "AB"]
-    per_segment = chrf.segment_statistics(hyps, streams, word_order=2)
+    per_segment = impl.segment_statistics(hyps, streams, word_order=2)
     assert per_segment.shape == (len(hyps), 8, 3)
     assert per_segment.dtype == np.uint64
-    total = chrf.statistics(hyps, streams, word_order=2)
+    total = impl.statistics(hyps, streams, word_order=2)
     assert per_segment.sum(axis=0).tolist() == [list(t) for t in total.counts]
     assert np.array_equal(total.to_array(), per_segment.sum(axis=0))
     rows = [chrf.Statistics.from_counts(row, segment_count=1, word_order=2) for row in per_segment]
     assert sum(rows) == total
 
 
-def test_statistics_from_counts_round_trip_and_refuse_impossible_counts() -> None:
-    stats = chrf.statistics(PREDICTIONS, [r[0] for r in REFERENCES], word_order=2, beta=3)
+def test_statistics_from_counts_round_trip_and_refuse_impossible_counts(impl: ModuleType) -> None:
+    stats = impl.statistics(PREDICTIONS, [r[0] for r in REFERENCES], word_order=2, beta=3)
     rebuilt = chrf.Statistics.from_counts(stats.to_array(), segment_count=2, word_order=2, beta=3)
     assert rebuilt == stats
     assert rebuilt.score() == stats.score()
@@ -184,18 +194,18 @@ def test_statistics_from_counts_round_trip_and_refuse_impossible_counts() -> Non
         huge.to_array()
 
 
-def test_subtraction_leaves_one_out(wmt_dir: Path) -> None:
+def test_subtraction_leaves_one_out(impl: ModuleType, wmt_dir: Path) -> None:
     folder = wmt_dir / "generaltest2022.cs-en"
     hyps = (folder / "hyp.Online-W.txt").read_text("utf-8").split("\n")[:200]
     refs = (folder / "ref.A.txt").read_text("utf-8").split("\n")[:200]
-    total = chrf.statistics(hyps, refs)
-    per_segment = chrf.segment_statistics(hyps, refs)
+    total = impl.statistics(hyps, refs)
+    per_segment = impl.segment_statistics(hyps, refs)
     for i in (0, 57, 199):
         left_out = total - chrf.Statistics.from_counts(per_segment[i], segment_count=1)
-        rest = chrf.statistics(hyps[:i] + hyps[i + 1 :], refs[:i] + refs[i + 1 :])
+        rest = impl.statistics(hyps[:i] + hyps[i + 1 :], refs[:i] + refs[i + 1 :])
         assert left_out == rest
         assert left_out.score() == rest.score()
     with pytest.raises(ValueError, match="not part of these"):
-        chrf.statistics(hyps[:1], refs[:1]) - total
+        impl.statistics(hyps[:1], refs[:1]) - total
     with pytest.raises(ValueError, match="cannot subtract statistics of different settings"):
-        total - chrf.statistics(hyps[:1], refs[:1], beta=3)
+        total - impl.statistics(hyps[:1], refs[:1], beta=3)

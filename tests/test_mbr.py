@@ -1,6 +1,7 @@
 """MBR: expected utility exact against a Fraction oracle built on chrf.pairwise (random pools,
 weights of every kind, 1 and 2 threads, held-out WMT sentences), the argmax, the batched forms,
-errors, and a self-MBR pool of 12,000 sentences in bounded memory."""
+errors, and a self-MBR pool of 12,000 sentences in bounded memory. The expected utility's tests
+run over both implementations (`impl`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 
 import chrf
 from chrf import _reference
+from implementations import error_of, sized
 from strategies import chrf_settings, texts
 
 pools = st.lists(texts, min_size=1, max_size=6)
@@ -48,11 +51,15 @@ def exact(weight: Any) -> Fraction:
 
 
 def oracle(
-    hyps: list[str], refs: list[str], weights: list[Any] | None, **options: Any
+    hyps: list[str],
+    refs: list[str],
+    weights: list[Any] | None,
+    impl: ModuleType = chrf,
+    **options: Any,
 ) -> list[float]:
     """Σ_j w_j · pairwise[i, j] / Σ_j w_j in Fractions, rounded once (float(Fraction) rounds
-    correctly, ties to even)."""
-    matrix = chrf.pairwise(hyps, refs, **options).tolist()
+    correctly, ties to even), of `impl`'s pairwise scores."""
+    matrix = impl.pairwise(hyps, refs, **options).tolist()
     ws = [exact(w) for w in weights] if weights is not None else [Fraction(1)] * len(refs)
     total = sum(ws, Fraction(0))
     return [
@@ -85,8 +92,7 @@ def test_expected_utility_is_the_exact_weighted_mean(
             assert got.tolist() == expected
     finally:
         chrf.set_num_threads(None)
-    python_weights = None if weights is None else [exact(w) for w in weights]
-    assert _reference.expected_utility(hyps, refs, python_weights, **settings) == expected
+    assert _reference.expected_utility(hyps, refs, weights, **settings).tolist() == expected
 
 
 @given(pools, st.none() | weight_lists, st.sampled_from(["pairwise", "aggregate"]))
@@ -113,9 +119,9 @@ def held_out(wmt_dir: Path, count: int) -> list[str]:
     return [text for pair in zip(*lines, strict=False) for text in pair][:count]
 
 
-def test_exact_on_held_out_sentences(wmt_dir: Path) -> None:
-    pool = held_out(wmt_dir, 300)
-    refs = pool[100:]
+def test_exact_on_held_out_sentences(impl: ModuleType, wmt_dir: Path) -> None:
+    pool = held_out(wmt_dir, sized(impl, 300, 30))
+    refs = pool[sized(impl, 100, 10) :]
     rng = np.random.default_rng(5)
     # Model probabilities as float32 (torch's): float64 ones often span more than 64 bits.
     floats = rng.dirichlet(np.ones(len(refs))).astype(np.float32)
@@ -126,8 +132,8 @@ def test_exact_on_held_out_sentences(wmt_dir: Path) -> None:
         (ints, {"eps_smoothing": True}),
         ([Fraction(k % 7, 3) for k in range(len(refs))], {"lowercase": True, "beta": 1}),
     ]:
-        expected = oracle(pool, refs, None if weights is None else list(weights), **options)
-        got = chrf.expected_utility(pool, refs, weights, **options)
+        expected = oracle(pool, refs, None if weights is None else list(weights), impl, **options)
+        got = impl.expected_utility(pool, refs, weights, **options)
         assert got.tolist() == expected, options
 
 
@@ -143,17 +149,27 @@ def test_mbr_on_held_out_sentences(wmt_dir: Path) -> None:
     assert aggregated.hypothesis == pool[int(np.argmax(scores))]
 
 
-def test_batched_forms_are_the_items_one_by_one() -> None:
-    hyps = [["a cat", "the cat", "a cat"], ["a dog", "dogs", "the dog"]]
-    refs = [["the cat", "cats"], ["dog", "a dog", "", "dogs"]]
-    weights = [[1, 2], None]
-    got = chrf.expected_utility_batched(hyps, refs, weights, word_order=2)
+BATCH_HYPS = [["a cat", "the cat", "a cat"], ["a dog", "dogs", "the dog"]]
+BATCH_REFS = [["the cat", "cats"], ["dog", "a dog", "", "dogs"]]
+BATCH_WEIGHTS = [[1, 2], None]
+
+
+def test_batched_forms_are_the_items_one_by_one(impl: ModuleType) -> None:
+    hyps, refs, weights = BATCH_HYPS, BATCH_REFS, BATCH_WEIGHTS
+    got = impl.expected_utility_batched(hyps, refs, weights, word_order=2)
     assert got.shape == (2, 3)
+    assert got.dtype == np.float64
     for b in range(2):
         assert (
             got[b].tolist()
-            == chrf.expected_utility(hyps[b], refs[b], weights[b], word_order=2).tolist()
+            == impl.expected_utility(hyps[b], refs[b], weights[b], word_order=2).tolist()
         )
+    assert impl.expected_utility_batched([], []).shape == (0, 0)
+    assert impl.expected_utility_batched([[]], [["a"]]).shape == (1, 0)
+
+
+def test_mbr_batched_is_the_items_one_by_one() -> None:
+    hyps, refs, weights = BATCH_HYPS, BATCH_REFS, BATCH_WEIGHTS
     results = chrf.mbr_batched(hyps, refs, weights, word_order=2)
     for b, result in enumerate(results):
         alone = chrf.mbr(hyps[b], refs[b], weights[b], word_order=2)
@@ -161,12 +177,14 @@ def test_batched_forms_are_the_items_one_by_one() -> None:
         assert result.utilities.tolist() == alone.utilities.tolist()
     self_mbr = chrf.mbr_batched(hyps, method="aggregate")
     assert [r.index for r in self_mbr] == [chrf.mbr(h, method="aggregate").index for h in hyps]
-    assert chrf.expected_utility_batched([], []).shape == (0, 0)
     assert chrf.mbr_batched([]) == []
 
 
-def test_empty_hypotheses_and_the_result_type() -> None:
-    assert chrf.expected_utility([], ["a"]).shape == (0,)
+def test_empty_hypotheses(impl: ModuleType) -> None:
+    assert impl.expected_utility([], ["a"]).shape == (0,)
+
+
+def test_the_result_type() -> None:
     result = chrf.mbr(["b a", "a b", "a"], lowercase=True)
     assert isinstance(result, chrf.MBRResult)
     assert result.hypothesis in {"b a", "a b"}
@@ -175,34 +193,71 @@ def test_empty_hypotheses_and_the_result_type() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "error", "message"),
+    ("entry", "args", "kwargs", "error", "message"),
     [
-        (lambda: chrf.expected_utility(["a"], []), ValueError, "references must not be empty"),
-        (lambda: chrf.expected_utility(["a"], "ab"), TypeError, "references must be a sequence"),
-        (lambda: chrf.expected_utility(["a", 3], ["a"]), TypeError, r"hypotheses\[1\] must be str"),
+        ("expected_utility", (["a"], []), {}, ValueError, "references must not be empty"),
+        ("expected_utility", (["a"], "ab"), {}, TypeError, "references must be a sequence"),
+        ("expected_utility", (["a", 3], ["a"]), {}, TypeError, r"hypotheses\[1\] must be str"),
+        ("expected_utility", (["a"], ["a", None]), {}, TypeError, r"references\[1\] must be str"),
+        ("expected_utility", (["a"], ["a"], [1, 2]), {}, ValueError, "weights has 2 values"),
         (
-            lambda: chrf.expected_utility(["a"], ["a", None]),
-            TypeError,
-            r"references\[1\] must be str",
-        ),
-        (lambda: chrf.expected_utility(["a"], ["a"], [1, 2]), ValueError, "weights has 2 values"),
-        (
-            lambda: chrf.expected_utility(["a"], ["a"], [-1]),
+            "expected_utility",
+            (["a"], ["a"], [-1]),
+            {},
             ValueError,
             r"weights\[0\] must not be negative",
         ),
+        ("expected_utility", (["a"], ["a", "b"], [0, 0]), {}, ValueError, "must not all be zero"),
         (
-            lambda: chrf.expected_utility(["a"], ["a", "b"], [0, 0]),
-            ValueError,
-            "must not all be zero",
-        ),
-        (
-            lambda: chrf.expected_utility(["a"], ["a"], ["1"]),
+            "expected_utility",
+            (["a"], ["a"], ["1"]),
+            {},
             TypeError,
             r"weights\[0\] must be a number",
         ),
-        (lambda: chrf.expected_utility(["a"], ["a"], beta=-1), ValueError, "beta"),
-        (lambda: chrf.expected_utility(["a"], ["a"], colour=1), TypeError, "colour"),
+        ("expected_utility", (["a"], ["a"]), {"beta": -1}, ValueError, "beta"),
+        ("expected_utility", (["a"], ["a"]), {"colour": 1}, TypeError, "colour"),
+        ("expected_utility_batched", ([["a"]], [[]]), {}, ValueError, r"references\[0\] must not"),
+        (
+            "expected_utility_batched",
+            ([["a"]], [["a"]], [None, None]),
+            {},
+            ValueError,
+            "weights has 2 items",
+        ),
+        (
+            "expected_utility_batched",
+            ([["a", 1]], [["a"]]),
+            {},
+            TypeError,
+            r"hypotheses\[0\]\[1\] must be str",
+        ),
+        (
+            "expected_utility_batched",
+            ([["a"], ["b"]], [["a"], ["b"]], [[1], [np.float32("nan")]]),
+            {},
+            ValueError,
+            r"weights\[1\]\[0\] must be finite",
+        ),
+    ],
+)
+def test_bad_arguments_are_named(
+    impl: ModuleType,
+    entry: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    error: type,
+    message: str,
+) -> None:
+    with pytest.raises(error, match=message):
+        getattr(impl, entry)(*args, **kwargs)
+    compiled = error_of(getattr(chrf, entry), *args, **kwargs)
+    assert error_of(getattr(_reference, entry), *args, **kwargs) == compiled
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
         (lambda: chrf.mbr([]), ValueError, "hypotheses must not be empty"),
         (
             lambda: chrf.mbr(["a"], method="mean"),
@@ -217,38 +272,27 @@ def test_empty_hypotheses_and_the_result_type() -> None:
         ),
         (lambda: chrf.mbr_batched([["a"], []]), ValueError, r"hypotheses\[1\] must not be empty"),
         (lambda: chrf.mbr_batched([["a"], ["b", "c"]]), ValueError, r"hypotheses\[1\] has 2 texts"),
-        (
-            lambda: chrf.expected_utility_batched([["a"]], [[]]),
-            ValueError,
-            r"references\[0\] must not",
-        ),
-        (
-            lambda: chrf.expected_utility_batched([["a"]], [["a"]], [None, None]),
-            ValueError,
-            "weights has 2 items",
-        ),
-        (
-            lambda: chrf.expected_utility_batched([["a", 1]], [["a"]]),
-            TypeError,
-            r"hypotheses\[0\]\[1\] must be str",
-        ),
     ],
 )
-def test_bad_arguments_are_named(call: Any, error: type, message: str) -> None:
+def test_bad_mbr_arguments_are_named(call: Any, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         call()
 
 
-def test_inputs_are_not_mutated() -> None:
+def test_inputs_are_not_mutated(impl: ModuleType) -> None:
     hyps, refs, weights = ["a b", "b c"], ["a b", "c"], [Fraction(1, 3), 2.5]
     copies = (list(hyps), list(refs), list(weights))
+    impl.expected_utility(hyps, refs, weights)
+    impl.expected_utility_batched([hyps], [refs], [weights])
+    assert (hyps, refs, weights) == copies
     chrf.mbr(hyps, refs, weights)
-    chrf.expected_utility_batched([hyps], [refs], [weights])
     assert (hyps, refs, weights) == copies
 
 
 #: A self-MBR pool of 12,000 WMT sentences in a fresh interpreter: its peak resident memory,
-#: and three rows checked against the oracle. The pairwise matrix alone would be 1.15 GB.
+#: and three rows checked against the oracle. The pairwise matrix alone would be 1.15 GB. The
+#: bundled excerpts hold fewer lines than that: the pool then goes on with pairs of their lines
+#: joined, as long as real sentences and as varied.
 CHILD = textwrap.dedent(
     """
     import json, sys
@@ -261,7 +305,10 @@ CHILD = textwrap.dedent(
     for name in ("generaltest2022.en-de", "generaltest2022.en-cs"):
         for path in sorted((wmt / name).glob("*.txt")):
             lines += path.read_text("utf-8").rstrip("\\n").split("\\n")
-    pool = lines[:12_000]
+    joined = (f"{a} {b}" for a, b in zip(lines, lines[1:] + lines[:1]))
+    pool = (lines + [text for text in joined])[:12_000]
+    while len(pool) < 12_000:
+        pool += [f"{text} {len(pool)}" for text in pool[: 12_000 - len(pool)]]
     utilities = chrf.expected_utility(pool, pool)
     # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child of a large test
     # process would report its parent's resident memory.

@@ -1,10 +1,11 @@
 """sacreBLEU's ``None`` placeholders (a segment with fewer references) in every entry point that
 takes references, against sacreBLEU 2.6.0: scores, statistics, sentence scores, explanations,
-comparisons and the signature's ``nrefs``."""
+comparisons and the signature's ``nrefs``. The Python API's entry points run over both
+implementations (`impl`)."""
 
 from __future__ import annotations
 
-from collections import Counter
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -64,14 +65,19 @@ def test_sentence_score_errors_name_the_caller_s_index() -> None:
         chrf.CHRF().sentence_score(None, ["b", None])  # type: ignore[arg-type,list-item]
 
 
-def test_explain_and_compare_take_placeholders() -> None:
-    e = chrf.explain(HYPS, STREAMS)
+def test_explain_takes_placeholders(impl: ModuleType) -> None:
+    e = impl.explain(HYPS, STREAMS)
     assert e.score == SacreCHRF().corpus_score(HYPS, STREAMS).score
     # Each segment names a stream that holds a reference, never a placeholder.
     assert e.references.tolist() == [0, 1, 0]
     assert e.segment(1).reference == 1
     assert e.segment(2).reference == 0
     e.to_dict()
+    assert STREAMS == [["ab", None, "c"], ["x", "b", None]]  # not modified
+
+
+def test_compare_takes_placeholders() -> None:
+    e = chrf.explain(HYPS, STREAMS)
     c = chrf.compare([HYPS, ["ab", "b", "x"]], STREAMS, trials=50)
     theirs = SacreCHRF().corpus_score(["ab", "b", "x"], STREAMS).score
     assert c.differences[0].score_delta == theirs - e.score
@@ -102,39 +108,56 @@ def test_signature_counts_references_as_sacrebleu(corpus: Any) -> None:
     assert signature(ours) == signature(theirs)
 
 
+PLACEHOLDER_OPTIONS = st.sampled_from([{}, {"word_order": 2}, {"beta": 3}])
+
+
 @settings(max_examples=min(300, settings.default.max_examples))
-@given(corpora_with_placeholders(), st.sampled_from([{}, {"word_order": 2}, {"beta": 3}]))
+@given(corpora_with_placeholders(), PLACEHOLDER_OPTIONS)
 def test_every_entry_point_reads_placeholders_as_sacrebleu(
-    corpus: Any, options: dict[str, Any]
+    impl: ModuleType, corpus: Any, options: dict[str, Any]
 ) -> None:
     hyps, streams = corpus
     metric = SacreCHRF(**options)
     expected = metric.corpus_score(hyps, streams).score
     rows = metric._extract_corpus_statistics(hyps, streams)
     ours = dict(layout="streams", **options)
-    assert chrf.score(hyps, streams, **ours) == expected
-    assert chrf.CHRF(**options).corpus_score(hyps, streams).score == expected
-    assert chrf.statistics(hyps, streams, **ours).score() == expected
-    exact = chrf.components(hyps, streams, **ours)
-    assert exact == _reference.components(hyps, streams, **ours)
-    assert chrf.segment_statistics(hyps, streams, **ours).reshape(len(hyps), -1).tolist() == rows
+    assert impl.score(hyps, streams, **ours) == expected
+    totals = [sum(column) for column in zip(*rows, strict=True)]
+    stats = impl.statistics(hyps, streams, **ours)
+    assert stats.score() == expected
+    assert [n for order in stats.counts for n in order] == totals
+    exact = impl.components(hyps, streams, **ours)
+    counted = [(o.hypothesis_ngrams, o.reference_ngrams, o.matching_ngrams) for o in exact.orders]
+    assert [n for order in counted for n in order] == totals
+    assert impl.segment_statistics(hyps, streams, **ours).reshape(len(hyps), -1).tolist() == rows
     sentences = [metric.sentence_score(h, present(streams, i)).score for i, h in enumerate(hyps)]
-    assert chrf.sentence_scores(hyps, streams, **ours).tolist() == sentences
-    assert [chrf.CHRF(**options).sentence_score(h, [s[i] for s in streams]).score
-            for i, h in enumerate(hyps)] == sentences  # fmt: skip
-    e = chrf.explain(hyps, streams, **ours)
+    assert impl.sentence_scores(hyps, streams, **ours).tolist() == sentences
+    e = impl.explain(hyps, streams, **ours)
     assert e.score == expected
     assert e.segment_statistics.reshape(len(hyps), -1).tolist() == rows
-    assert [(Counter(dict(o.missing)), Counter(dict(o.extra))) for o in e.orders] == (
-        _reference.explain(hyps, streams, "streams", **options)
-    )
     for i, k in enumerate(e.references.tolist()):
         reference = streams[k][i]
         assert reference is not None
         alone = metric._extract_corpus_statistics([hyps[i]], [[reference]])
         assert alone[0] == rows[i]
+
+
+@settings(max_examples=min(300, settings.default.max_examples))
+@given(corpora_with_placeholders(), PLACEHOLDER_OPTIONS)
+def test_the_facades_read_placeholders_as_sacrebleu(corpus: Any, options: dict[str, Any]) -> None:
+    hyps, streams = corpus
+    metric = SacreCHRF(**options)
+    expected = metric.corpus_score(hyps, streams).score
+    assert chrf.CHRF(**options).corpus_score(hyps, streams).score == expected
+    sentences = [metric.sentence_score(h, present(streams, i)).score for i, h in enumerate(hyps)]
+    assert [chrf.CHRF(**options).sentence_score(h, [s[i] for s in streams]).score
+            for i, h in enumerate(hyps)] == sentences  # fmt: skip
     evaluate_refs = [present(streams, i) for i in range(len(hyps))]
     assert chrf.compute(hyps, evaluate_refs, **options)["score"] == expected  # type: ignore[arg-type]
+    ours = dict(layout="streams", **options)
+    assert chrf.components(hyps, streams, **ours) == _reference.components(hyps, streams, **ours)
+    e, theirs = chrf.explain(hyps, streams, **ours), _reference.explain(hyps, streams, **ours)
+    assert (e.orders, e.references.tolist()) == (theirs.orders, theirs.references.tolist())
 
 
 def test_compare_with_placeholders_tests_as_on_filled_references() -> None:
@@ -160,7 +183,8 @@ def test_torchmetrics_takes_placeholders() -> None:
     assert float(lone.compute()) == SacreCHRF().sentence_score("ab", ["b"]).score / 100
 
 
-def test_the_reference_implementation_reads_placeholders() -> None:
-    assert _reference.score(HYPS, STREAMS) == SacreCHRF().corpus_score(HYPS, STREAMS).score
-    with pytest.raises(ValueError, match="segment 1 has no reference"):
-        _reference.score(HYPS, [["a", None, "c"], ["b", None, "d"]])
+def test_a_segment_without_any_reference_is_refused(impl: ModuleType) -> None:
+    assert impl.score(HYPS, STREAMS) == SacreCHRF().corpus_score(HYPS, STREAMS).score
+    for entry in (impl.score, impl.sentence_scores, impl.explain, impl.segment_statistics):
+        with pytest.raises(ValueError, match="segment 1 has no reference"):
+            entry(HYPS, [["a", None, "c"], ["b", None, "d"]])

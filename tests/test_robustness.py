@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from types import ModuleType
 from typing import Any
 
 from hypothesis import given
@@ -43,10 +44,20 @@ def only_clear_errors(call: Any) -> None:
 
 
 @given(anything, anything, options)
-def test_the_api_raises_only_type_and_value_errors(hyps: Any, refs: Any, opts: Any) -> None:
-    for entry in (chrf.score, chrf.components, chrf.sentence_scores, chrf.statistics):
-        only_clear_errors(lambda entry=entry: entry(hyps, refs, **opts))
-    for entry in (chrf.pairwise, chrf.aggregate):
+def test_the_api_raises_only_type_and_value_errors(
+    impl: ModuleType, hyps: Any, refs: Any, opts: Any
+) -> None:
+    for entry in (
+        impl.score,
+        impl.components,
+        impl.sentence_scores,
+        impl.statistics,
+        impl.segment_statistics,
+        impl.explain,
+        impl.pairwise,
+        impl.aggregate,
+        impl.expected_utility,
+    ):
         only_clear_errors(lambda entry=entry: entry(hyps, refs, **opts))
 
 

@@ -21,6 +21,7 @@ from chrf._threads import (
 )
 
 if TYPE_CHECKING:
+    from chrf._analysis import compare, explain
     from chrf._api import components, score, statistics
     from chrf._batch import (
         aggregate,
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
         segment_statistics,
         sentence_scores,
     )
-    from chrf._analysis import compare, explain
     from chrf._compare import Comparison
     from chrf._components import Components, OrderComponents
     from chrf._evaluate import compute

@@ -102,7 +102,9 @@ class Components:
 
 def components_of(settings: Settings, counts: Counts, segment_count: int) -> Components:
     """The exact components of corpus statistics, computed in the core."""
-    return components_from(settings, _core.components_of(settings.compiled, list(counts)), segment_count)
+    return components_from(
+        settings, _core.components_of(settings.compiled, list(counts)), segment_count
+    )
 
 
 def components_from(settings: Settings, exact: ExactComponents, segment_count: int) -> Components:

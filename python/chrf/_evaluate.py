@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from chrf import _service
 from chrf._inputs import Texts
-from chrf._settings import Beta, settings_of
+from chrf._settings import Beta, Options, settings_of
 
 
 class EvaluateResult(TypedDict):
@@ -37,14 +37,14 @@ def compute(
     (evaluate raises ValueError). ``score`` is sacreBLEU's corpus score, as evaluate gives it.
     """
     settings = settings_of(
-        {
-            "char_order": char_order,
-            "word_order": word_order,
-            "beta": beta,
-            "lowercase": lowercase,
-            "include_whitespace": whitespace,
-            "eps_smoothing": eps_smoothing,
-        }
+        Options(
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            lowercase=lowercase,
+            include_whitespace=whitespace,
+            eps_smoothing=eps_smoothing,
+        )
     )
     corpus = _service.read(settings, predictions, references, "per_hypothesis")
     value = _service.score(settings, corpus)

@@ -17,6 +17,7 @@ from chrf import _core
 from chrf._core import AlignedFiles, Corpus, Counts
 from chrf._inputs import Layout, check_layout
 from chrf._statistics import Statistics
+from chrf._weights import Weights, item_weights
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
     from chrf._components import Components
     from chrf._settings import Settings
-    from chrf._weights import Weights
 
 __all__ = [
     "AlignedFiles",
@@ -137,7 +137,9 @@ def aggregate(
 ) -> NDArray[np.float64]:
     """Each hypothesis against the (weighted) mean n-gram bag of the references."""
     batch = _core.read_batch(hypotheses, references, "aggregate", False, settings.lowercase)
-    scores: NDArray[np.float64] = batch.aggregate(settings.compiled, _one_item(batch, weights))[0]
+    scores: NDArray[np.float64] = batch.aggregate(
+        settings.compiled, item_weights(weights, batch.reference_counts, False)
+    )[0]
     return scores
 
 
@@ -146,7 +148,7 @@ def aggregate_batched(
 ) -> NDArray[np.float64]:
     """:func:`aggregate` per batch item: shape (batch, hypotheses)."""
     batch = _core.read_batch(hypotheses, references, "aggregate", True, settings.lowercase)
-    return batch.aggregate(settings.compiled, _per_item(batch, weights))
+    return batch.aggregate(settings.compiled, item_weights(weights, batch.reference_counts, True))
 
 
 def expected_utility(
@@ -155,7 +157,7 @@ def expected_utility(
     """Each hypothesis's exact (weighted) mean score against the references."""
     batch = _core.read_batch(hypotheses, references, "expected_utility", False, settings.lowercase)
     utilities: NDArray[np.float64] = batch.expected_utility(
-        settings.compiled, _one_item(batch, weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, False)
     )[0]
     return utilities
 
@@ -165,23 +167,9 @@ def expected_utility_batched(
 ) -> NDArray[np.float64]:
     """:func:`expected_utility` per batch item: shape (batch, hypotheses)."""
     batch = _core.read_batch(hypotheses, references, "expected_utility", True, settings.lowercase)
-    return batch.expected_utility(settings.compiled, _per_item(batch, weights))
-
-
-def _one_item(batch: _core.Batch, weights: object) -> list[list[int] | None] | None:
-    if weights is None:
-        return None
-    from chrf._weights import integer_weights
-
-    return [integer_weights(weights, batch.reference_counts[0], "weights")]
-
-
-def _per_item(batch: _core.Batch, weights: object) -> list[list[int] | None] | None:
-    if weights is None:
-        return None
-    from chrf._weights import batch_weights
-
-    return batch_weights(weights, batch.reference_counts)
+    return batch.expected_utility(
+        settings.compiled, item_weights(weights, batch.reference_counts, True)
+    )
 
 
 def aligned_files(paths: list[str], chunk_lines: int) -> AlignedFiles:

@@ -7,9 +7,8 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import cached_property
 from numbers import Integral, Rational
-from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
+from typing import Any, Literal, TypeAlias, TypedDict, TypeVar, overload
 
 from chrf._core import Config
 from chrf._messages import shown
@@ -87,6 +86,29 @@ def constructed_in_new(cls: Checked) -> Checked:
     return cls
 
 
+class _CompiledForm:
+    """``Settings.compiled``: built on first use and stored in the instance's ``__dict__``,
+    where later lookups find it without a call (a descriptor without ``__set__`` yields to it).
+
+    Not ``functools.cached_property``: on Python 3.11 it holds a lock while it builds, and a
+    process forked meanwhile copies that lock held by a thread the child does not have, so the
+    child's first score would wait forever. Two threads racing here build equal configs.
+    """
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _CompiledForm: ...
+    @overload
+    def __get__(self, instance: Settings, owner: type | None = None) -> Config: ...
+    def __get__(
+        self, instance: Settings | None, owner: type | None = None
+    ) -> Config | _CompiledForm:
+        if instance is None:
+            return self
+        config = Config(instance)
+        instance.__dict__["compiled"] = config
+        return config
+
+
 @constructed_in_new
 @dataclass(frozen=True, eq=False)
 class Settings:
@@ -141,11 +163,9 @@ class Settings:
     def __hash__(self) -> int:
         return hash(self._identity())
 
-    @cached_property
-    def compiled(self) -> Config:
-        """The settings in the compiled core's terms, built on first use and kept with them
-        (never pickled: a pickle holds the fields alone)."""
-        return Config(self)
+    #: The settings in the compiled core's terms, built on first use and kept with them (never
+    #: pickled: a pickle holds the fields alone).
+    compiled = _CompiledForm()
 
     def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
         # A constructor call, which runs every check: a pickle can hold anything. The fields
@@ -356,5 +376,10 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
 
 
 DEFAULT_SETTINGS = Settings()
+# Compiled while this module is imported: the first compilation starts the binding's one-time
+# set-up (the Fraction type it converts β from), and a process forked by another thread in the
+# middle of that set-up would leave its child waiting for it forever. An import under way is
+# what the fork hook (`chrf._threads.before_fork`) waits for.
+_ = DEFAULT_SETTINGS.compiled
 
 Settings.__doc__ = _with_paragraph(Settings.__doc__ or "", options_doc())

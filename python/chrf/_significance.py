@@ -167,7 +167,9 @@ class Resampled:
         self.flags: list[bool] = []
 
     def add(self, picks: NDArray[Any]) -> None:
-        v, f = _core.resampled_scores(self.settings.compiled, self.stats, np.ascontiguousarray(picks))
+        v, f = _core.resampled_scores(
+            self.settings.compiled, self.stats, np.ascontiguousarray(picks)
+        )
         self.values += v.tolist()
         self.flags += f.tolist()
 

@@ -21,6 +21,18 @@ Weights: TypeAlias = Sequence[int | Fraction | float]
 MAX_WEIGHT = 2**64 - 1
 
 
+def item_weights(
+    weights: object, reference_counts: list[int], batched: bool
+) -> list[list[int] | None] | None:
+    """Weights per batch item as the core takes them: None for equal weights everywhere; a
+    batched call's weights hold one list (or None) per item, an unbatched call's one list."""
+    if weights is None:
+        return None
+    if batched:
+        return batch_weights(weights, reference_counts)
+    return [integer_weights(weights, reference_counts[0], "weights")]
+
+
 def batch_weights(weights: object, reference_counts: list[int]) -> list[list[int] | None]:
     """One weight list (or None, equal weights) per batch item, each scaled for its references."""
     per_item = as_list(weights, "weights")

@@ -10,11 +10,12 @@ A command name that is also a file or folder in the working folder is that file,
 as sacreBLEU reads it; `chrf --command NAME ...` always runs the command, and `./NAME` is always
 the file (`chrf.cli.outcome.command_of`).
 
-The package: `outcome` (exit statuses: every failure one line on stderr), `arguments`
-(argparse's spec, and the typed `Options` built from it), `values` (option values), `reading`
-(files and standard input), `testsets` (sacreBLEU's test sets), `modes` (the scoring modes),
-`components`, `selftest`, `explain` and `report` (the other commands), `render` (what is
-printed) and `io` (writing, and failing, one line at a time). Nothing is imported here but
+The package: `outcome` (which command runs, `COMMANDS`, and exit statuses: every failure one
+line on stderr), `specs` (argparse's spec of every command), `options` (the typed `Options` and
+`Inputs` built from them), `values` (option values), `reading` (files and standard input),
+`testsets` (sacreBLEU's test sets), `modes` (the scoring modes), `components`, `selftest`,
+`explain` and `report` (the other commands; `systems`, what the last two share), `render` (what
+is printed) and `io` (writing, and failing, one line at a time). Nothing is imported here but
 `os` and `sys`: Ctrl-C is handled from the first line of `main` on.
 """
 
@@ -26,9 +27,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
-__all__ = ["COMMANDS", "main"]
-
-COMMANDS = ("components", "selftest", "explain", "report")
+__all__ = ["main"]
 
 #: Exit status of a Ctrl-C: 128 + SIGINT, as a shell reports a process that SIGINT ended.
 INTERRUPTED = 130

@@ -3,88 +3,26 @@ systems, which differences make the score; as text tables or JSON."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from chrf import _analysis
 from chrf._compare import Comparison, SystemDifference
 from chrf._explain import Explanation
-from chrf._sacrebleu import CHRF
 from chrf._settings import Settings, score_name
-from chrf.cli.arguments import add_chrf_settings
-from chrf.cli.io import CliError, Parser, write_line
-from chrf.cli.options import check_encoding, settings_of
-from chrf.cli.reading import References, Segments, system_sources, whole_corpora
+from chrf.cli.io import write_line
+from chrf.cli.options import Inputs, explain_options
 from chrf.cli.render import render_table
-from chrf.cli.values import positive_int
+from chrf.cli.systems import read_inputs, signature
 
-__all__ = ["Inputs", "add_input_arguments", "explain_command", "inputs_of", "read_inputs"]
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Reference files, system files and settings, as `explain` and `report` take them."""
-
-    refs: tuple[str, ...]
-    systems: tuple[str, ...]
-    encoding: str
-    settings: Settings
-    top: int
-    test: Literal["bs", "ar"] | None
-    trials: int | None
-
-
-def add_input_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("refs", nargs="+", metavar="REF", help="reference files, one per stream")
-    p.add_argument("--input", "-i", nargs="+", required=True, metavar="SYS", help="systems")
-    p.add_argument("--encoding", "-e", default="utf-8")
-    p.add_argument("--top", type=positive_int, default=10, help="n-grams and segments listed")
-    test = p.add_mutually_exclusive_group()
-    test.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap (default)")
-    test.add_argument("--paired-ar", "-par", action="store_true", help="approximate randomization")
-    test.add_argument("--no-test", action="store_true", help="no paired test")
-    p.add_argument("--trials", type=positive_int, help="resamples or trials of the paired test")
-    add_chrf_settings(p.add_argument_group("chrF settings"))
-
-
-def inputs_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Inputs:
-    check_encoding(args.encoding)
-    if len(set(args.input)) != len(args.input):
-        raise CliError("the same system file is given twice")
-    test: Literal["bs", "ar"] | None = None if args.no_test else "ar" if args.paired_ar else "bs"
-    return Inputs(
-        tuple(args.refs),
-        tuple(args.input),
-        args.encoding,
-        settings_of(parser, args),
-        args.top,
-        test,
-        args.trials,
-    )
-
-
-def read_inputs(inputs: Inputs) -> list[Segments]:
-    refs = References(list(inputs.refs), 1, inputs.encoding)
-    systems = system_sources(inputs.systems, inputs.encoding, paired=False)
-    return whole_corpora(systems, refs)
+__all__ = ["explain_command"]
 
 
 def explain_command(argv: Sequence[str]) -> int:
-    p = Parser(
-        prog="chrf explain",
-        description="Explain a chrF score: per order the missing and extra n-grams, the "
-        "segments that cost it most, scores by reference length; with several systems, their "
-        "differences against the first and a paired test.",
-    )
-    add_input_arguments(p)
-    p.add_argument("--format", "-f", choices=["text", "json"], default="text")
-    args = p.parse_args(argv)
-    inputs = inputs_of(p, args)
+    inputs, output_format = explain_options(argv)
     corpora = read_inputs(inputs)
-    as_json = args.format == "json"
+    as_json = output_format == "json"
     settings = inputs.settings
     if len(corpora) == 1:
         e = _analysis.explanation(settings, corpora[0].corpus(settings), inputs.top)
@@ -103,12 +41,6 @@ def explain_command(argv: Sequence[str]) -> int:
             )
         )
     return 0
-
-
-def signature(settings: Settings, num_refs: int) -> str:
-    metric = CHRF.from_settings(settings)
-    metric.num_refs = num_refs
-    return str(metric.get_signature().format(False))
 
 
 def metric_name(settings: Settings) -> str:

@@ -1,8 +1,9 @@
-"""The scoring command's options: the typed, frozen `Options` built from argparse's Namespace,
-and the checks that need more than one option (or the environment) before any input is read.
+"""What each command was asked, typed: the scoring command's frozen `Options` and explain's and
+report's `Inputs`, built from the Namespace of the command's parser (`chrf.cli.specs`), and the
+checks that need more than one option (or the environment) before any input is read.
 
-argparse's untyped Namespace goes no further than this module and `arguments`; the rest of the
-command line sees `Options` and `Settings`.
+argparse's untyped Namespace goes no further than this module and `specs`; the rest of the
+command line sees `Options`, `Inputs` and `Settings`.
 """
 
 from __future__ import annotations
@@ -10,17 +11,35 @@ from __future__ import annotations
 import argparse
 import io
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from chrf._messages import shown
 from chrf._settings import Settings
 from chrf.cli.io import CliError, stderr_line
-from chrf.cli.other_metrics import other_metric_notice
+from chrf.cli.specs import (
+    OTHER_METRIC_OPTIONS,
+    components_parser,
+    explain_parser,
+    report_parser,
+    score_parser,
+    selftest_parser,
+)
 
-__all__ = ["Options", "PairedTest", "check_encoding", "options_of", "settings_of"]
+__all__ = [
+    "Inputs",
+    "Options",
+    "PairedTest",
+    "check_selftest_arguments",
+    "components_input",
+    "explain_options",
+    "report_options",
+    "score_options",
+]
 
 Format = Literal["json", "text", "latex"]
+ExplainFormat = Literal["text", "json"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +77,15 @@ class Options:
     sentence_level: bool
     breakdown: bool
     quiet: bool
+
+
+def score_options(argv: Sequence[str], hint: str = "") -> Options:
+    """The scoring command's options; bad arguments and values exit with status 2 (argparse's
+    one-line error, followed by `hint`), and what cannot be checked without the environment
+    or the inputs raises CliError."""
+    parser = score_parser(hint)
+    args = parser.parse_args(argv)
+    return options_of(args, settings_of(parser, args))
 
 
 def options_of(args: argparse.Namespace, settings: Settings) -> Options:
@@ -159,8 +187,85 @@ def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Se
         parser.error(f"chrF settings: {error}")
 
 
+def other_metric_notice(args: argparse.Namespace) -> str | None:
+    """The stderr line naming sacreBLEU's BLEU and TER options given, which chrF ignores as
+    sacreBLEU does, or None."""
+    given = [
+        flags[0]
+        for flags, options in OTHER_METRIC_OPTIONS
+        if getattr(args, str(options.get("dest", flags[0][2:].replace("-", "_"))))
+        not in (None, False)
+    ]
+    notes = []
+    if "--lowercase" in given:
+        given.remove("--lowercase")
+        notes.append(
+            "-lc/--lowercase is sacreBLEU's BLEU option: chrF stays case-sensitive, as in "
+            "sacreBLEU (--chrf-lowercase lowercases chrF)"
+        )
+    if given:
+        notes.append(f"{', '.join(given)}: sacreBLEU's BLEU or TER options, no effect on chrF")
+    return f"chrf: note: {'; '.join(notes)}" if notes else None
+
+
 def check_encoding(name: str) -> None:
     try:
         io.TextIOWrapper(io.BytesIO(), encoding=name)
     except (LookupError, ValueError):  # unknown, not a text encoding, or not a name at all
         raise CliError(f"--encoding: {shown(name)} is not a text encoding Python knows") from None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Reference files, system files and settings, as `explain` and `report` take them."""
+
+    refs: tuple[str, ...]
+    systems: tuple[str, ...]
+    encoding: str
+    settings: Settings
+    top: int
+    test: Literal["bs", "ar"] | None
+    trials: int | None
+
+
+def explain_options(argv: Sequence[str]) -> tuple[Inputs, ExplainFormat]:
+    """`chrf explain`'s inputs, and the format of its output."""
+    parser = explain_parser()
+    args = parser.parse_args(argv)
+    output: ExplainFormat = args.format
+    return inputs_of(parser, args), output
+
+
+def report_options(argv: Sequence[str]) -> tuple[Inputs, str]:
+    """`chrf report`'s inputs, and the page's path."""
+    parser = report_parser()
+    args = parser.parse_args(argv)
+    path: str = args.output
+    return inputs_of(parser, args), path
+
+
+def inputs_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Inputs:
+    check_encoding(args.encoding)
+    if len(set(args.input)) != len(args.input):
+        raise CliError("the same system file is given twice")
+    test: Literal["bs", "ar"] | None = None if args.no_test else "ar" if args.paired_ar else "bs"
+    return Inputs(
+        tuple(args.refs),
+        tuple(args.input),
+        args.encoding,
+        settings_of(parser, args),
+        args.top,
+        test,
+        args.trials,
+    )
+
+
+def components_input(argv: Sequence[str]) -> str:
+    """`chrf components`' request file (- for standard input)."""
+    path: str = components_parser().parse_args(argv).input
+    return path
+
+
+def check_selftest_arguments(argv: Sequence[str]) -> None:
+    """`chrf selftest` takes no arguments, but answers --help."""
+    selftest_parser().parse_args(argv)

@@ -9,7 +9,6 @@ import sys
 from dataclasses import dataclass
 
 from chrf._messages import shown
-from chrf.cli import COMMANDS
 from chrf.cli.io import (
     CliError,
     OutputError,
@@ -20,7 +19,10 @@ from chrf.cli.io import (
     stderr_line,
 )
 
-__all__ = ["Command", "command_of", "exit_status"]
+__all__ = ["COMMANDS", "Command", "command_of", "exit_status"]
+
+#: The commands besides scoring; each takes its arguments from its parser in `chrf.cli.specs`.
+COMMANDS = ("components", "selftest", "explain", "report")
 
 #: Exit status of a process that SIGPIPE ended, as a shell reports it (128 + 13).
 CLOSED_PIPE = 128 + 13
@@ -137,7 +139,7 @@ def dispatch(command: Command) -> int:
         from chrf.cli.report import report_command
 
         return report_command(args)
-    from chrf.cli.arguments import score_options
     from chrf.cli.modes import score
+    from chrf.cli.options import score_options
 
     return score(score_options(args, command.hint))

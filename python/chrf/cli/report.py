@@ -7,24 +7,16 @@ import os
 from collections.abc import Sequence
 
 from chrf import _analysis
-from chrf.cli.explain import add_input_arguments, inputs_of, read_inputs, signature
-from chrf.cli.io import CliError, Parser, write_line
+from chrf.cli.io import CliError, write_line
+from chrf.cli.options import report_options
+from chrf.cli.systems import read_inputs, signature
 
 __all__ = ["report_command"]
 
 
 def report_command(argv: Sequence[str]) -> int:
-    p = Parser(
-        prog="chrf report",
-        description="Write one self-contained HTML page (no network resources) with the "
-        "scores, confidence intervals, paired test, per-order charts, sentence-score "
-        "distributions, length buckets, costliest segments and system differences.",
-    )
-    add_input_arguments(p)
-    p.add_argument("--output", "-o", required=True, metavar="FILE", help="the HTML file")
-    args = p.parse_args(argv)
-    inputs = inputs_of(p, args)
-    check_output(args.output)
+    inputs, output = report_options(argv)
+    check_output(output)
     try:  # the charts' library, which the page needs at the end: missing, say so first
         import plotly.graph_objects
         import plotly.subplots  # noqa: F401
@@ -42,11 +34,11 @@ def report_command(argv: Sequence[str]) -> int:
     references = display_names(inputs.refs)
     page = report_html(comparison, signature(inputs.settings, len(inputs.refs)), references)
     try:
-        with open(args.output, "w", encoding="utf-8") as handle:
+        with open(output, "w", encoding="utf-8") as handle:
             handle.write(page)
     except OSError as error:
-        raise CliError(f"cannot write {args.output}: {error.strerror}") from None
-    write_line(f"wrote {args.output}")
+        raise CliError(f"cannot write {output}: {error.strerror}") from None
+    write_line(f"wrote {output}")
     return 0
 
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chrf._selftest import SelfTestError, selftest
-from chrf.cli.io import CliError, Parser, write_line
+from chrf.cli.io import CliError, write_line
+from chrf.cli.options import check_selftest_arguments
 
 __all__ = ["selftest_command"]
 
 
 def selftest_command(argv: Sequence[str]) -> int:
     """`chrf selftest` takes no arguments, but answers --help."""
-    Parser(
-        prog="chrf selftest",
-        description="Run the worked examples through the compiled path and the reference.",
-    ).parse_args(argv)
+    check_selftest_arguments(argv)
     try:
         count = selftest()
     except SelfTestError as error:

@@ -5,7 +5,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use crate::float::Run;
+use crate::stats::Run;
 use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
 /// Whether an order counts character or word n-grams.

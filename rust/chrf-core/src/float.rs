@@ -11,11 +11,8 @@ use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
 use crate::exact::per_order_f_score;
+use crate::stats::Run;
 use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
-
-/// `repeat` consecutive orders with the same counts: how the many all-zero orders past a
-/// segment's length are passed without one value each.
-pub(crate) type Run = (OrderCounts, usize);
 
 /// sacreBLEU's stand-in for an undefined precision, recall or F.
 pub(crate) const EPS: f64 = 1e-16;

@@ -26,10 +26,13 @@
 //! | whitespace, character units | §1.1, §3 | `text::is_python_whitespace`, `text::for_each_char_unit` |
 //! | chrF++ word tokens | §4 | `text::for_each_word_token` |
 //! | n-grams of a sequence: L − n + 1 windows | §1.2 | `stats::window_count` |
-//! | clipped matches, every order in one pass | §1.3 | `ngrams::add_clipped_matches` |
+//! | dense ids: code points, word tokens, a batch's shared n-grams (every interner) | §1.1, §4 | `ids.rs` |
+//! | clipped matches, every order in one pass | §1.3 | `ngrams::add_clipped_matches`; its stages in `ngrams/` |
 //! | no reference n-grams → hypothesis count 0 | §1.4 | `OrderCounts::of_pair` |
 //! | summing counts, checked | §1.4 | `Statistics::checked_add_assign` |
 //! | several references: the best one per segment | §5 | `segment.rs` |
+//! | many hypotheses against many references: shared n-gram bags | §7 | `batch/bags.rs` |
+//! | pairwise scores; reference aggregation; MBR's expected utility | §7 | `batch/pairwise.rs`, `batch/aggregate.rs`, `batch/utility.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
 //! | missing and extra n-grams; leave-one-out and swap scores | §9 | `explain.rs` |
@@ -45,6 +48,7 @@ mod error;
 mod exact;
 mod explain;
 mod float;
+mod ids;
 pub mod lines;
 mod memory;
 pub mod ngrams;
@@ -53,9 +57,8 @@ mod segment;
 mod settings;
 mod stats;
 pub mod text;
-mod utility;
 
-pub use batch::{aggregate_scores, pairwise_scores, pairwise_scores_into};
+pub use batch::{aggregate_scores, expected_utility, pairwise_scores, pairwise_scores_into};
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
@@ -64,4 +67,3 @@ pub use float::{float_score, sacrebleu_score};
 pub use segment::{add_segment_statistics, segment_score, segment_statistics};
 pub use settings::{Averaging, Beta, Settings};
 pub use stats::{Count, OrderCounts, Statistics};
-pub use utility::expected_utility;

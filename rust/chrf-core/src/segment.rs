@@ -2,16 +2,12 @@
 
 use std::cell::RefCell;
 
-use std::hash::Hasher;
-
-use rustc_hash::{FxHashMap, FxHasher};
-
 use crate::float::{float_score_of_runs, selection_score};
-use crate::memory::{filled, held, out_of_memory, push, refill, reserve, resize_for_overwrite};
+use crate::ids::{CharIds, WordIds};
+use crate::memory::{held, refill, reserve, resize_for_overwrite};
 use crate::ngrams::{add_clipped_matches_below, MatchScratch};
 use crate::pool::{poll, POLL_UNITS};
 use crate::stats::{window_count, PairCounts};
-use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{ChrfError, OrderCounts, Settings, Statistics};
 
 thread_local! {
@@ -192,13 +188,13 @@ impl Buffers {
                 &self.hyp_chars,
                 &self.ref_chars,
                 settings.char_order(),
-                self.char_ids.next,
+                self.char_ids.count(),
             ),
             (
                 &self.hyp_words,
                 &self.ref_words,
                 settings.word_order(),
-                self.words.distinct as u32,
+                self.words.count() as u32,
             ),
         ];
         for ((hyp, reference, max_order, alphabet), out) in
@@ -246,236 +242,6 @@ fn poll_if_long(bytes: usize) -> Result<(), ChrfError> {
 enum Side {
     Hypothesis,
     Reference,
-}
-
-/// Dense ids for the code points of one segment, in order of first appearance. Its tables are
-/// bounded by the number of code points, not by the input, so they are fixed or grow
-/// infallibly.
-struct CharIds {
-    /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
-    bmp: Box<[u32; BMP]>,
-    /// The BMP code points seen since the last clear, each once: `seen_len` of them.
-    seen: Box<[u16; BMP]>,
-    seen_len: usize,
-    astral: FxHashMap<u32, u32>,
-    next: u32,
-}
-
-/// The code points of the Basic Multilingual Plane.
-const BMP: usize = 0x10000;
-
-impl Default for CharIds {
-    fn default() -> Self {
-        Self {
-            bmp: Box::new([0; BMP]),
-            seen: Box::new([0; BMP]),
-            seen_len: 0,
-            astral: FxHashMap::default(),
-            next: 0,
-        }
-    }
-}
-
-impl CharIds {
-    /// Writes the id of each of `text`'s units (see [`for_each_char_unit`]) into `out`, which
-    /// has room for them all; returns their number. The whitespace rule is a type parameter so
-    /// that the loop does not test it per code point.
-    fn write_ids<const WITH_WHITESPACE: bool>(&mut self, text: &str, out: &mut [u32]) -> usize {
-        let mut written = 0;
-        for_each_char_unit(text, WITH_WHITESPACE, |unit| {
-            if let Some(slot) = out.get_mut(written) {
-                *slot = self.id(unit);
-                written += 1;
-            }
-        });
-        written
-    }
-
-    /// A BMP code point's first sight in the segment costs a few stores in the loop; astral
-    /// code points take a hash map out of line.
-    #[inline(always)]
-    fn id(&mut self, code_point: u32) -> u32 {
-        let Some(slot) = self.bmp.get_mut(code_point as usize) else {
-            return self.astral_id(code_point);
-        };
-        if *slot == 0 {
-            // Each BMP code point is seen once between clears: `seen` has room for them all.
-            self.seen[self.seen_len % BMP] = code_point as u16;
-            self.seen_len += 1;
-            self.next += 1;
-            *slot = self.next;
-        }
-        *slot - 1
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn astral_id(&mut self, code_point: u32) -> u32 {
-        let next = self.next;
-        let id = *self.astral.entry(code_point).or_insert(next);
-        if id == next {
-            self.next += 1;
-        }
-        id
-    }
-
-    /// The heap bytes held, but for the fixed tables.
-    fn held_bytes(&self) -> usize {
-        self.astral.capacity() * size_of::<(u32, u32)>()
-    }
-
-    fn clear(&mut self) {
-        for &code_point in &self.seen[..self.seen_len.min(BMP)] {
-            self.bmp[usize::from(code_point)] = 0;
-        }
-        self.seen_len = 0;
-        self.astral.clear();
-        self.next = 0;
-    }
-}
-
-/// Word tokens as small integers, equal tokens getting equal ids within a hypothesis and a
-/// reference. An open-addressing table kept from pair to pair (entries of earlier pairs are
-/// told apart by a generation number), so that no pair allocates or clears a table. It holds
-/// between 2 and 4 slots per distinct token of a pair, doubling as tokens come.
-#[derive(Default)]
-struct WordIds {
-    tokens: [Vec<(u32, u32)>; 2],
-    slots: Vec<WordSlot>,
-    /// Distinct tokens of the current pair: the slots of the current generation.
-    distinct: usize,
-    generation: u32,
-}
-
-/// A table slot; generation 0 is never current, so that fresh slots are empty.
-#[derive(Clone, Copy, Default)]
-struct WordSlot {
-    generation: u32,
-    id: u32,
-    hash: u64,
-    text: u32,
-    start: u32,
-    end: u32,
-}
-
-/// The smallest table.
-const MIN_WORD_SLOTS: usize = 64;
-
-impl WordIds {
-    /// The token ids of both texts, written into `ids`.
-    fn ids(&mut self, texts: [&str; 2], ids: [&mut Vec<u32>; 2]) -> Result<(), ChrfError> {
-        for (tokens, text) in self.tokens.iter_mut().zip(texts) {
-            tokens_of(text, tokens)?;
-        }
-        self.begin()?;
-        for (side, out) in ids.into_iter().enumerate() {
-            out.clear();
-            reserve(out, self.tokens[side].len())?;
-            for k in 0..self.tokens[side].len() {
-                if k % POLL_UNITS == POLL_UNITS - 1 {
-                    poll()?; // a long text's tokens, every so many of them
-                }
-                let (start, end) = self.tokens[side][k];
-                let id = self.id(texts, side as u32, start, end)?;
-                out.push(id);
-            }
-        }
-        Ok(())
-    }
-
-    fn held_bytes(&self) -> usize {
-        self.tokens.iter().map(held).sum::<usize>() + held(&self.slots)
-    }
-
-    /// A fresh generation: every slot is empty for the new pair.
-    fn begin(&mut self) -> Result<(), ChrfError> {
-        self.generation = self.generation.wrapping_add(1);
-        self.distinct = 0;
-        if self.slots.is_empty() || self.generation == 0 {
-            let len = self.slots.len().max(MIN_WORD_SLOTS);
-            refill(&mut self.slots, len, WordSlot::default())?;
-            self.generation = 1;
-        }
-        Ok(())
-    }
-
-    fn id(&mut self, texts: [&str; 2], text: u32, start: u32, end: u32) -> Result<u32, ChrfError> {
-        let token = &texts[text as usize].as_bytes()[start as usize..end as usize];
-        let mut hasher = FxHasher::default();
-        hasher.write(token);
-        let hash = hasher.finish();
-        let mut index = self.home(hash);
-        loop {
-            let slot = self.slots[index];
-            if slot.generation != self.generation {
-                break;
-            }
-            let stored =
-                &texts[slot.text as usize].as_bytes()[slot.start as usize..slot.end as usize];
-            if slot.hash == hash && stored == token {
-                return Ok(slot.id);
-            }
-            index = (index + 1) & (self.slots.len() - 1);
-        }
-        // A new token: keep the table at most half full, so that probes stay short.
-        if 2 * (self.distinct + 1) > self.slots.len() {
-            self.grow()?;
-            index = self.free_slot(hash);
-        }
-        let id = self.distinct as u32;
-        self.slots[index] = WordSlot {
-            generation: self.generation,
-            id,
-            hash,
-            text,
-            start,
-            end,
-        };
-        self.distinct += 1;
-        Ok(id)
-    }
-
-    fn home(&self, hash: u64) -> usize {
-        hash as usize & (self.slots.len() - 1)
-    }
-
-    fn free_slot(&self, hash: u64) -> usize {
-        let mut index = self.home(hash);
-        while self.slots[index].generation == self.generation {
-            index = (index + 1) & (self.slots.len() - 1);
-        }
-        index
-    }
-
-    /// Doubles the table, moving the current generation's entries over.
-    fn grow(&mut self) -> Result<(), ChrfError> {
-        let larger = filled(2 * self.slots.len(), WordSlot::default())?;
-        let old = std::mem::replace(&mut self.slots, larger);
-        for slot in old.into_iter().filter(|s| s.generation == self.generation) {
-            let index = self.free_slot(slot.hash);
-            self.slots[index] = slot;
-        }
-        Ok(())
-    }
-}
-
-/// The (start, end) byte offsets of the chrF++ tokens of `text`. Offsets are 32-bit to keep
-/// the table small; a text of 4 GiB or more is refused as too large, like any other buffer
-/// the memory could not hold.
-fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> {
-    tokens.clear();
-    if u32::try_from(text.len()).is_err() {
-        return Err(out_of_memory::<u8>(text.len()));
-    }
-    let base = text.as_ptr() as usize;
-    let mut outcome = Ok(());
-    for_each_word_token(text, |token| {
-        let start = token.as_ptr() as usize - base;
-        if outcome.is_ok() {
-            outcome = push(tokens, (start as u32, (start + token.len()) as u32));
-        }
-    });
-    outcome
 }
 
 #[cfg(test)]
@@ -579,31 +345,6 @@ mod tests {
                 assert_eq!(score, float_score(&stats, &s).unwrap());
             }
         }
-    }
-
-    #[test]
-    fn word_ids_grow_with_distinct_tokens_and_restart_per_pair() {
-        let words: Vec<String> = (0..500).map(|i| format!("w{}", i % 300)).collect();
-        let hyp = words.join(" ");
-        let reference = words[250..].join(" ");
-        let mut table = WordIds::default();
-        let (mut hyp_ids, mut ref_ids) = (Vec::new(), Vec::new());
-        for _ in 0..3 {
-            table
-                .ids([&hyp, &reference], [&mut hyp_ids, &mut ref_ids])
-                .unwrap();
-            let expected: Vec<u32> = (0..500).map(|i| i % 300).collect();
-            assert_eq!(hyp_ids, expected);
-            assert_eq!(ref_ids, expected[250..]);
-            assert!(table.slots.len() <= 4 * 300);
-        }
-        table
-            .ids(["b a", "a"], [&mut hyp_ids, &mut ref_ids])
-            .unwrap();
-        assert_eq!(
-            (hyp_ids.as_slice(), ref_ids.as_slice()),
-            (&[0, 1][..], &[1][..])
-        );
     }
 
     #[test]

@@ -1,6 +1,5 @@
 //! Per-order n-gram counts: what a segment contributes, and what a corpus adds up to.
 
-use crate::float::Run;
 use crate::memory::{filled, held};
 use crate::{ChrfError, Settings};
 
@@ -15,6 +14,10 @@ pub struct OrderCounts {
     pub reference: Count,
     pub matching: Count,
 }
+
+/// `repeat` consecutive orders with the same counts: how the many all-zero orders past a
+/// segment's length are passed without one value each.
+pub(crate) type Run = (OrderCounts, usize);
 
 impl OrderCounts {
     /// One order of a hypothesis against a reference (or a bag of references): its
@@ -160,7 +163,7 @@ pub(crate) fn window_count(len: usize, n: usize) -> Count {
 }
 
 /// The counts of a hypothesis against a reference, kept only as far as they can be non-zero:
-/// character orders 1..=kinds[0].len(), word orders 1..=kinds[1].len(). Every other order of
+/// character orders `1..=kinds[0].len()`, word orders `1..=kinds[1].len()`. Every other order of
 /// the settings is all zero, as neither text has n-grams that long: a segment costs what its
 /// texts' lengths do, whatever the orders.
 #[derive(Default)]

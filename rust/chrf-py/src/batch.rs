@@ -21,7 +21,7 @@ enum Purpose {
     Pairwise,
     /// Each item's hypotheses against its (non-empty) references.
     Aggregate,
-    /// As `Aggregate`; an unbatched call names a text `hypotheses[i]`, not `hypotheses[0][i]`.
+    /// As `Aggregate`.
     ExpectedUtility,
 }
 
@@ -67,7 +67,8 @@ pub fn read_batch(
         }
         (vec![hyps], vec![refs])
     };
-    let flat = !batched && purpose == Purpose::ExpectedUtility;
+    // An unbatched call names a text as the caller wrote it: `hypotheses[i]`.
+    let flat = !batched;
     let read = |lists: &[Bound<'_, PyList>], name: &str| {
         lists
             .iter()
@@ -175,6 +176,9 @@ impl Batch {
     }
 }
 
+/// Per batch item, its texts as Python strs.
+type TextLists = Vec<Vec<Py<pyo3::types::PyString>>>;
+
 type ItemScores = std::result::Result<Vec<f64>, chrf_core::ChrfError>;
 
 #[pymethods]
@@ -183,6 +187,17 @@ impl Batch {
     #[getter]
     fn reference_counts(&self) -> Vec<usize> {
         self.references.iter().map(Vec::len).collect()
+    }
+
+    /// The texts read, per batch item: hypotheses and references (lowercased if read so).
+    fn texts(&self, py: Python<'_>) -> (TextLists, TextLists) {
+        let lists = |items: &[Vec<Text>]| {
+            items
+                .iter()
+                .map(|item| item.iter().map(|text| text.to_py(py)).collect())
+                .collect()
+        };
+        (lists(&self.hypotheses), lists(&self.references))
     }
 
     /// One pairwise matrix per batch item: shape (batch, hypotheses, references).

@@ -9,7 +9,7 @@
 //! [`worth_it`]). The side tag (bit 0) rides along unsorted: the tally does not care in which
 //! order equal windows of the two sides come.
 
-use super::Key;
+use super::keys::Key;
 
 /// The byte digits of a field of `width` bits.
 fn digits(width: u32) -> u32 {

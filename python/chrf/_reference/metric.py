@@ -1,9 +1,6 @@
-"""The pure-Python reference: SPEC.md written as directly as Python allows, with no Rust.
-
-It is slow on purpose: Counters of n-gram strings, `fractions.Fraction` arithmetic, and
-sacreBLEU's float formula copied expression for expression. The compiled path must agree with it
-exactly on every field; hypothesis property tests and `chrf.selftest()` check that it does.
-"""
+"""SPEC.md's arithmetic, as directly as Python writes it: n-grams as Counters of strings,
+statistics as tuples of ints, exact values as `fractions.Fraction`, and sacreBLEU's float formula
+copied expression for expression. Slow on purpose."""
 
 from __future__ import annotations
 
@@ -11,25 +8,9 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-from chrf import _core
 from chrf._components import Components, NgramType, OrderComponents, six_decimals
-from chrf._inputs import Layout, References, Texts, check_layout
-from chrf._settings import ExactOptions, Options, Settings, exact_settings
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack
-
-__all__ = [
-    "aggregate",
-    "components",
-    "expected_utility",
-    "explain",
-    "pairwise",
-    "score",
-    "segment_statistics",
-]
+from chrf._settings import Settings
 
 PUNCTUATION = frozenset(string.punctuation)
 EPS = 1e-16
@@ -79,7 +60,7 @@ def pair_statistics(
     return stats
 
 
-def segment_statistics(hypothesis: str, references: Sequence[str], settings: Settings) -> Stats:
+def segment_counts(hypothesis: str, references: Sequence[str], settings: Settings) -> Stats:
     """Statistics against the reference with the best sentence F, the first on ties (spec §5):
     sacreBLEU's F, or chrF++.py's under ``per_order_f`` averaging."""
     return best_reference(hypothesis, references, settings)[1]
@@ -150,34 +131,6 @@ def sacrebleu_f(stats: Stats, settings: Settings) -> float:
     return 0.0
 
 
-#: Hypotheses, and reference streams with ``None`` where a segment lacks a reference.
-Corpus = tuple[list[str], list[list[str | None]]]
-
-
-def read(hypotheses: object, references: object, layout: object = None) -> Corpus:
-    """The texts as every entry point reads them: checked by the compiled core's reader (texts
-    are validated, not computed on), not lowercased (this module lowercases as it computes)."""
-    check_layout(layout)
-    return _core.read(hypotheses, references, layout, False).texts()  # type: ignore[arg-type]
-
-
-def corpus_statistics(
-    hypotheses: object, references: object, settings: Settings, layout: Layout | None = None
-) -> tuple[int, Stats]:
-    c = read(hypotheses, references, layout)
-    totals = [(0, 0, 0)] * settings.order_count
-    for i, hyp in enumerate(c[0]):
-        refs = [text for _, text in present(c, i)]
-        seg = segment_statistics(hyp, refs, settings)
-        totals = [(a + x, b + y, m + z) for (a, b, m), (x, y, z) in zip(totals, seg, strict=True)]
-    return len(c[0]), totals
-
-
-def present(c: Corpus, i: int) -> list[tuple[int, str]]:
-    """Segment i's references with their streams, sacreBLEU's None placeholders dropped."""
-    return [(k, text) for k, stream in enumerate(c[1]) if (text := stream[i]) is not None]
-
-
 def f_beta(p: Fraction, r: Fraction, beta_squared: Fraction) -> Fraction:
     if p == 0 and r == 0:
         return Fraction(0)
@@ -241,77 +194,40 @@ def components_of(stats: Stats, settings: Settings, segment_count: int) -> Compo
     )
 
 
-def components(
-    hypotheses: Texts,
-    references: References,
-    *,
-    layout: Layout | None = None,
-    **options: Unpack[ExactOptions],
-) -> Components:
-    """Reference twin of `chrf.components`."""
-    settings = exact_settings(options)
-    count, stats = corpus_statistics(hypotheses, references, settings, layout)
-    return components_of(stats, settings, count)
-
-
-def score(
-    hypotheses: Texts,
-    references: References,
-    *,
-    layout: Layout | None = None,
-    **options: Unpack[Options],
-) -> float:
-    """Reference twin of `chrf.score`."""
-    settings = Settings(**options)
-    _, stats = corpus_statistics(hypotheses, references, settings, layout)
-    return float_of(stats, settings)
-
-
-def pairwise(
-    hypotheses: list[str], references: list[str], **options: Unpack[Options]
-) -> list[list[float]]:
-    """Reference twin of `chrf.pairwise`: each pair scored alone."""
-    settings = Settings(**options)
-    return [[sentence_score(hyp, [ref], settings) for ref in references] for hyp in hypotheses]
-
-
-def expected_utility(
-    hypotheses: list[str],
-    references: list[str],
-    weights: Sequence[int | float | Fraction] | None = None,
-    **options: Unpack[Options],
-) -> list[float]:
-    """Reference twin of `chrf.expected_utility`: each row of this module's `pairwise`, its
-    weighted mean taken in Fractions (a float weight at its exact value), rounded once."""
-    ws = [Fraction(w) for w in weights] if weights is not None else [Fraction(1)] * len(references)
-    total = sum(ws, Fraction(0))
-    return [
-        float(sum((w * Fraction(s) for w, s in zip(ws, row, strict=True)), Fraction(0)) / total)
-        for row in pairwise(hypotheses, references, **options)
-    ]
-
-
 def sentence_score(hypothesis: str, references: list[str], settings: Settings) -> float:
-    return float_of(segment_statistics(hypothesis, references, settings), settings)
+    return float_of(segment_counts(hypothesis, references, settings), settings)
 
 
-def aggregate(
-    hypotheses: list[str],
-    references: list[str],
-    weights: list[int] | None = None,
-    **options: Unpack[Options],
+def float_of(stats: Stats, settings: Settings) -> float:
+    """The float score of statistics, as `chrf.score` gives it."""
+    settings.check_float()
+    if settings.averaging == "per_order_f" and not settings.eps_smoothing:
+        return float(components_of(stats, settings, 1).score_fraction)
+    return sacrebleu_f(stats, settings)
+
+
+def added(a: Stats, b: Stats) -> Stats:
+    """Statistics of two sets of segments together: the counts of each order summed."""
+    return [(h1 + h2, r1 + r2, m1 + m2) for (h1, r1, m1), (h2, r2, m2) in zip(a, b, strict=True)]
+
+
+def subtracted(a: Stats, b: Stats) -> Stats:
+    """Statistics of a set of segments without some of them (`b`, a part of `a`)."""
+    return [(h1 - h2, r1 - r2, m1 - m2) for (h1, r1, m1), (h2, r2, m2) in zip(a, b, strict=True)]
+
+
+def aggregate_scores(
+    hypotheses: list[str], references: list[str], weights: list[int], settings: Settings
 ) -> list[float]:
-    """Reference twin of `chrf.aggregate`: each hypothesis against the weighted mean n-gram bag
-    of the references (Vamvas & Sennrich 2024). With W the total weight, the mean bag times W is
-    Σ w_j · bag_j, and the hypothesis's counts times W: the same ratios, in integers."""
-    settings = Settings(**options)
-    ws = weights if weights is not None else [1] * len(references)
-    total = sum(ws)
+    """Each hypothesis against the weighted mean n-gram bag of the references (Vamvas & Sennrich
+    2024). With W the total weight, the mean bag times W is Σ w_j · bag_j, and the hypothesis's
+    counts times W: the same ratios, in integers."""
+    total = sum(weights)
     ref_bags = [
         ngram_bags(ref.lower() if settings.lowercase else ref, settings) for ref in references
     ]
     scaled_mean: list[Counter[object]] = [Counter() for _ in range(settings.order_count)]
-    for w, bags in zip(ws, ref_bags, strict=True):
+    for w, bags in zip(weights, ref_bags, strict=True):
         for mean, bag in zip(scaled_mean, bags, strict=True):
             for gram, count in bag.items():
                 mean[gram] += w * count
@@ -328,42 +244,3 @@ def aggregate(
             stats.append((hyp_total, ref_total, matched))
         scores.append(float_of(stats, settings))
     return scores
-
-
-def float_of(stats: Stats, settings: Settings) -> float:
-    """The float score of statistics, as `chrf.score` gives it."""
-    settings.check_float()
-    if settings.averaging == "per_order_f" and not settings.eps_smoothing:
-        return float(components_of(stats, settings, 1).score_fraction)
-    return sacrebleu_f(stats, settings)
-
-
-def explain(
-    hypotheses: Texts,
-    references: References,
-    layout: Layout | None = None,
-    **options: Unpack[Options],
-) -> list[tuple[Counter[str], Counter[str]]]:
-    """Reference twin of `chrf.explain`'s n-grams: per order, Counters of the missing and the
-    extra n-grams over the corpus, each segment against the reference spec §5 chooses,
-    word n-grams as their tokens joined by a space."""
-    settings = Settings(**options)
-    c = read(hypotheses, references, layout)
-    orders: list[tuple[Counter[str], Counter[str]]] = [
-        (Counter(), Counter()) for _ in range(settings.order_count)
-    ]
-    for i, hyp in enumerate(c[0]):
-        refs = [text for _, text in present(c, i)]
-        best = refs[best_reference(hyp, refs, settings)[0]]
-        text, best = (hyp.lower(), best.lower()) if settings.lowercase else (hyp, best)
-        hyp_bags, ref_bags = ngram_bags(text, settings), ngram_bags(best, settings)
-        for (missing, extra), h, r in zip(orders, hyp_bags, ref_bags, strict=True):
-            if not r and not settings.count_hyp_without_ref:
-                continue  # spec §1.4: the hypothesis's n-grams are not counted
-            missing.update({_gram_text(g): n for g, n in (r - h).items()})
-            extra.update({_gram_text(g): n for g, n in (h - r).items()})
-    return orders
-
-
-def _gram_text(gram: object) -> str:
-    return " ".join(gram) if isinstance(gram, tuple) else str(gram)

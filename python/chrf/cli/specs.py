@@ -1,29 +1,28 @@
-"""The command line's arguments: argparse's spec of the scoring command, and of the chrF settings
-every command shares. The typed options built from it are `chrf.cli.options`.
+"""The command line's argument specs: argparse's parser of every command (the scoring command,
+`components`, `selftest`, `explain` and `report`) and the groups of options they share (the chrF
+settings; explain's and report's files and paired test). The typed results built from a parsed
+Namespace are `chrf.cli.options`; each option's value type is `chrf.cli.values`.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
+import chrf.cli.values as values
 from chrf._sacrebleu import VERSION
 from chrf._settings import AVERAGINGS, Settings
-from chrf.cli import values
 from chrf.cli.io import Parser
-from chrf.cli.options import Options, options_of, settings_of
-from chrf.cli.other_metrics import add_other_metrics
+from chrf.contract import CONTRACT
 
-__all__ = ["add_chrf_settings", "score_options", "score_parser"]
-
-
-def score_options(argv: Sequence[str], hint: str = "") -> Options:
-    """The scoring command's options; bad arguments and values exit with status 2 (argparse's
-    one-line error, followed by `hint`), and what cannot be checked without the environment
-    or the inputs raises CliError."""
-    parser = score_parser(hint)
-    args = parser.parse_args(argv)
-    return options_of(args, settings_of(parser, args))
+__all__ = [
+    "OTHER_METRIC_OPTIONS",
+    "add_chrf_settings",
+    "components_parser",
+    "explain_parser",
+    "report_parser",
+    "score_parser",
+    "selftest_parser",
+]
 
 
 def score_parser(hint: str = "") -> argparse.ArgumentParser:
@@ -48,6 +47,67 @@ def score_parser(hint: str = "") -> argparse.ArgumentParser:
     add_other_metrics(p.add_argument_group("sacreBLEU's BLEU and TER options: no effect on chrF"))
     p.add_argument("--version", "-V", action="version", version=f"chrf {VERSION}")
     return p
+
+
+def components_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="chrf components",
+        description=f"Evaluate a {CONTRACT} JSON request; exit 0 with a result, "
+        "2 with an invalid_input error (requests over 16 MiB are refused unread).",
+    )
+    p.add_argument("--input", required=True, metavar="FILE", help="request file, or - for stdin")
+    return p
+
+
+def selftest_parser() -> argparse.ArgumentParser:
+    """`chrf selftest` takes no arguments, but answers --help."""
+    return Parser(
+        prog="chrf selftest",
+        description="Run the worked examples through the compiled path and the reference.",
+    )
+
+
+def explain_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="chrf explain",
+        description="Explain a chrF score: per order the missing and extra n-grams, the "
+        "segments that cost it most, scores by reference length; with several systems, their "
+        "differences against the first and a paired test.",
+    )
+    add_systems(p)
+    p.add_argument("--format", "-f", choices=["text", "json"], default="text")
+    return p
+
+
+def report_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="chrf report",
+        description="Write one self-contained HTML page (no network resources) with the "
+        "scores, confidence intervals, paired test, per-order charts, sentence-score "
+        "distributions, length buckets, costliest segments and system differences.",
+    )
+    add_systems(p)
+    p.add_argument("--output", "-o", required=True, metavar="FILE", help="the HTML file")
+    return p
+
+
+def add_systems(p: argparse.ArgumentParser) -> None:
+    """explain's and report's arguments: reference and system files, what is listed, the
+    paired test, and the chrF settings."""
+    p.add_argument("refs", nargs="+", metavar="REF", help="reference files, one per stream")
+    p.add_argument("--input", "-i", nargs="+", required=True, metavar="SYS", help="systems")
+    p.add_argument("--encoding", "-e", default="utf-8")
+    p.add_argument(
+        "--top", type=values.positive_int, default=10, help="n-grams and segments listed"
+    )
+    test = p.add_mutually_exclusive_group()
+    test.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap (default)")
+    test.add_argument("--paired-ar", "-par", action="store_true", help="approximate randomization")
+    test.add_argument("--no-test", action="store_true", help="no paired test")
+    p.add_argument(
+        "--trials", type=values.positive_int, help="resamples or trials of the paired test"
+    )
+    add_chrf_settings(p.add_argument_group("chrF settings"))
 
 
 class DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
@@ -267,3 +327,28 @@ def add_output(r: argparse._ArgumentGroup) -> None:
     r.add_argument(
         "--no-color", "-nc", action="store_true", help="accepted from sacreBLEU: no colours anyway"
     )
+
+
+#: sacreBLEU's options of its other metrics: a copied command line keeps working, and they change
+#: no chrF number there either (`-lc` is BLEU's lowercasing: chrF's is --chrf-lowercase).
+#: `chrf.cli.options.other_metric_notice` names those given.
+OTHER_METRIC_OPTIONS: list[tuple[tuple[str, ...], dict[str, object]]] = [
+    (("--lowercase", "-lc"), {"action": "store_true", "dest": "bleu_lowercase"}),
+    (("--tokenize", "-tok"), {"dest": "bleu_tokenize"}),
+    (("--smooth-method", "-s"), {"dest": "bleu_smooth_method"}),
+    (("--smooth-value", "-sv"), {"dest": "bleu_smooth_value"}),
+    (("--force",), {"action": "store_true", "dest": "bleu_force"}),
+    (("--ter-case-sensitive",), {"action": "store_true"}),
+    (("--ter-asian-support",), {"action": "store_true"}),
+    (("--ter-no-punct",), {"action": "store_true"}),
+    (("--ter-normalized",), {"action": "store_true"}),
+]
+
+
+def add_other_metrics(o: argparse._ArgumentGroup) -> None:
+    """sacreBLEU's BLEU and TER options: accepted, so that a copied command line keeps working,
+    and named in a note, since they change no chrF number (in sacreBLEU either)."""
+    for flags, options in OTHER_METRIC_OPTIONS:
+        valued = options.get("action") != "store_true"
+        described = "sacreBLEU's, for BLEU or TER" + (" (default: none)" if valued else "")
+        o.add_argument(*flags, help=described, **options)  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 //! MBR's expected utility: each hypothesis's weighted mean score over the references,
 //! Σ_j w_j·s_ij / Σ_j w_j, exact, without the n x m matrix.
 //!
-//! The scores s_ij are the pairwise scores of batch.rs, made a row at a time and summed as they
+//! The scores s_ij are the pairwise scores of pairwise.rs, made a row at a time and summed as they
 //! are made: a worker holds one row (a few numbers per distinct reference), so memory grows with
 //! the texts, not with their pairs. The sum is exact: each term w·s is added to a fixed-point
 //! integer wide enough for any finite double times any weight ([`ExactMean`]), and the mean is
@@ -13,7 +13,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use rayon::prelude::*;
 
-use crate::batch::PairwiseRows;
+use super::pairwise::PairwiseRows;
 use crate::memory::{filled, reserve};
 use crate::pool::{self, Interrupt};
 use crate::{ChrfError, Settings};
@@ -81,7 +81,7 @@ fn utility_in_pool(
 }
 
 /// The weight of each column of a row: the sum of the weights of the references that are its
-/// text. Fewer than 2^32 references (batch.rs counts its inputs in u32) of weights below 2^64
+/// text. Fewer than 2^32 references (bags.rs counts its inputs in u32) of weights below 2^64
 /// sum to less than 2^96: a u128 never overflows.
 fn column_weights(
     rows: &PairwiseRows<'_>,

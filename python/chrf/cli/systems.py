@@ -1,0 +1,23 @@
+"""What `explain` and `report` share past their arguments: the systems read whole against the
+references, and the sacreBLEU signature of the settings they were scored with."""
+
+from __future__ import annotations
+
+from chrf._sacrebleu import CHRF
+from chrf._settings import Settings
+from chrf.cli.options import Inputs
+from chrf.cli.reading import References, Segments, system_sources, whole_corpora
+
+__all__ = ["read_inputs", "signature"]
+
+
+def read_inputs(inputs: Inputs) -> list[Segments]:
+    refs = References(list(inputs.refs), 1, inputs.encoding)
+    systems = system_sources(inputs.systems, inputs.encoding, paired=False)
+    return whole_corpora(systems, refs)
+
+
+def signature(settings: Settings, num_refs: int) -> str:
+    metric = CHRF.from_settings(settings)
+    metric.num_refs = num_refs
+    return str(metric.get_signature().format(False))

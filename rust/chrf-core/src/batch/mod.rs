@@ -1,0 +1,18 @@
+//! Many hypotheses against many references (MBR): n-grams interned once per batch.
+//!
+//! * `bags.rs`: the preparation every batch computation shares: the distinct texts, their
+//!   units and their bags of shared n-grams.
+//! * `pairwise.rs`: every hypothesis against every reference, a row at a time.
+//! * `aggregate.rs`: every hypothesis against the references' mean bag.
+//! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean.
+
+mod aggregate;
+mod bags;
+mod pairwise;
+#[cfg(test)]
+mod tests;
+mod utility;
+
+pub use aggregate::aggregate_scores;
+pub use pairwise::{pairwise_scores, pairwise_scores_into};
+pub use utility::expected_utility;

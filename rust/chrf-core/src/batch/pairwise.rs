@@ -1,0 +1,392 @@
+//! Pairwise scores. A row inverts the references' bags: for each n-gram of the hypothesis, the
+//! references holding it add their clipped matches to per-order counters of the whole row,
+//! so that a row costs the n-grams its hypothesis shares with each reference, read in
+//! sequence, rather than a random lookup per n-gram of every reference.
+
+use rayon::prelude::*;
+
+use super::bags::{dedup, position_in, Bags, Distinct};
+use crate::float::float_score_of_runs;
+use crate::memory::{filled, out_of_memory, push, reserve};
+use crate::pool::{self, Interrupt};
+use crate::stats::{window_count, Run};
+use crate::{ChrfError, Count, OrderCounts, Settings};
+
+/// Pairwise scores, row-major: `scores[i * references.len() + j]` is hypothesis i against
+/// reference j, equal to sacreBLEU's sentence score of that pair.
+pub fn pairwise_scores<S: AsRef<str> + Sync>(
+    hypotheses: &[S],
+    references: &[S],
+    settings: &Settings,
+    interrupt: &Interrupt,
+) -> Result<Vec<f64>, ChrfError> {
+    // The whole output first, so that a matrix too large for memory fails before any work.
+    let size = hypotheses
+        .len()
+        .checked_mul(references.len())
+        .ok_or_else(|| out_of_memory::<f64>(usize::MAX))?;
+    let mut out = filled(size, 0.0)?;
+    pairwise_scores_into(hypotheses, references, settings, interrupt, &mut out)?;
+    Ok(out)
+}
+
+/// [`pairwise_scores`] written into `out` (`hypotheses.len() * references.len()` cells), so
+/// that a caller holding the final array, a NumPy array say, needs no second copy of it.
+pub fn pairwise_scores_into<S: AsRef<str> + Sync>(
+    hypotheses: &[S],
+    references: &[S],
+    settings: &Settings,
+    interrupt: &Interrupt,
+    out: &mut [f64],
+) -> Result<(), ChrfError> {
+    if hypotheses.len().checked_mul(references.len()) != Some(out.len()) {
+        return Err(ChrfError::OutputShape {
+            cells: out.len(),
+            expected: (hypotheses.len(), references.len()),
+        });
+    }
+    if !out.is_empty() {
+        pool::run(|| pairwise_in_pool(hypotheses, references, settings, interrupt, out))??;
+    }
+    Ok(())
+}
+
+fn pairwise_in_pool<S: AsRef<str> + Sync>(
+    hypotheses: &[S],
+    references: &[S],
+    settings: &Settings,
+    interrupt: &Interrupt,
+    out: &mut [f64],
+) -> Result<(), ChrfError> {
+    let distinct = Distinct::new(hypotheses, references)?;
+    let bags = Bags::new(&distinct.texts, settings, interrupt)?;
+    let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+    interrupt.check()?;
+    let postings = Postings::new(&bags, &unique_refs)?;
+    interrupt.check()?;
+    let column_of = position_in(&unique_refs, distinct.texts.len())?;
+    let first_row = position_in(&distinct.hypotheses, distinct.texts.len())?;
+    let is_first = |row: usize| first_row[distinct.hypotheses[row] as usize] == row;
+    let columns = references.len();
+    let batch = Batch {
+        bags: &bags,
+        references: &unique_refs,
+        postings: &postings,
+        settings,
+    };
+    out.par_chunks_mut(columns).enumerate().try_for_each_init(
+        || Row::new(&batch),
+        |row, (i, scores)| {
+            if !is_first(i) {
+                return Ok(());
+            }
+            interrupt.check()?;
+            let row = row.as_mut().map_err(|e| e.clone())?;
+            row.score(distinct.hypotheses[i] as usize, &batch)?;
+            for (score, &r) in scores.iter_mut().zip(&distinct.references) {
+                *score = row.scores[column_of[r as usize]];
+            }
+            Ok(())
+        },
+    )?;
+    // A repeated hypothesis copies the row of its first occurrence.
+    for i in (0..hypotheses.len()).filter(|&i| !is_first(i)) {
+        let first = first_row[distinct.hypotheses[i] as usize];
+        out.copy_within(first * columns..(first + 1) * columns, i * columns);
+    }
+    Ok(())
+}
+
+/// The pairwise machinery without the matrix, for callers that reduce each row as it is
+/// scored (MBR's expected utility, utility.rs): the batch's distinct texts counted and the
+/// references' postings built once, as [`pairwise_scores_into`] does, then any row scored on
+/// demand into a worker's [`RowScores`].
+pub(crate) struct PairwiseRows<'t> {
+    distinct: Distinct<'t>,
+    bags: Bags,
+    unique_refs: Vec<u32>,
+    postings: Postings,
+    settings: &'t Settings,
+}
+
+/// A worker's buffers for [`PairwiseRows::score`].
+pub(crate) struct RowScores(Row);
+
+impl<'t> PairwiseRows<'t> {
+    pub(crate) fn new<S: AsRef<str> + Sync>(
+        hypotheses: &'t [S],
+        references: &'t [S],
+        settings: &'t Settings,
+        interrupt: &Interrupt,
+    ) -> Result<Self, ChrfError> {
+        let distinct = Distinct::new(hypotheses, references)?;
+        let bags = Bags::new(&distinct.texts, settings, interrupt)?;
+        let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
+        interrupt.check()?;
+        let postings = Postings::new(&bags, &unique_refs)?;
+        interrupt.check()?;
+        Ok(Self {
+            distinct,
+            bags,
+            unique_refs,
+            postings,
+            settings,
+        })
+    }
+
+    fn batch(&self) -> Batch<'_> {
+        Batch {
+            bags: &self.bags,
+            references: &self.unique_refs,
+            postings: &self.postings,
+            settings: self.settings,
+        }
+    }
+
+    /// The number of scores of a row: one per distinct reference text.
+    pub(crate) fn columns(&self) -> usize {
+        self.unique_refs.len()
+    }
+
+    /// Per reference: its column in a row.
+    pub(crate) fn reference_columns(&self) -> Result<Vec<usize>, ChrfError> {
+        let column_of = position_in(&self.unique_refs, self.distinct.texts.len())?;
+        let mut columns = Vec::new();
+        reserve(&mut columns, self.distinct.references.len())?;
+        columns.extend(
+            self.distinct
+                .references
+                .iter()
+                .map(|&r| column_of[r as usize]),
+        );
+        Ok(columns)
+    }
+
+    /// The distinct hypothesis texts (each a row to score once), and per hypothesis the
+    /// position of its text among them.
+    pub(crate) fn hypothesis_rows(&self) -> Result<(Vec<u32>, Vec<usize>), ChrfError> {
+        let rows = dedup(&self.distinct.hypotheses, self.distinct.texts.len())?;
+        let position = position_in(&rows, self.distinct.texts.len())?;
+        let mut of_hypothesis = Vec::new();
+        reserve(&mut of_hypothesis, self.distinct.hypotheses.len())?;
+        of_hypothesis.extend(
+            self.distinct
+                .hypotheses
+                .iter()
+                .map(|&h| position[h as usize]),
+        );
+        Ok((rows, of_hypothesis))
+    }
+
+    pub(crate) fn row_scores(&self) -> Result<RowScores, ChrfError> {
+        Row::new(&self.batch()).map(RowScores)
+    }
+
+    /// The scores of distinct hypothesis text `text` (from [`Self::hypothesis_rows`]) against
+    /// every column, as `pairwise_scores` has them.
+    pub(crate) fn score<'r>(
+        &self,
+        row: &'r mut RowScores,
+        text: u32,
+    ) -> Result<&'r [f64], ChrfError> {
+        row.0.score(text as usize, &self.batch())?;
+        Ok(&row.0.scores)
+    }
+}
+
+/// What every row of a pairwise matrix reads.
+struct Batch<'b> {
+    bags: &'b Bags,
+    /// The distinct references, as distinct texts: column j of a row is `references[j]`.
+    references: &'b [u32],
+    postings: &'b Postings,
+    settings: &'b Settings,
+}
+
+/// The references' bags inverted: per shared n-gram id, the columns (distinct references)
+/// holding it. A row then costs the n-grams its hypothesis shares with each reference, read
+/// in sequence, instead of a lookup for every n-gram of every reference. An id's columns hold
+/// it once first, then more than once, with those counts alone kept (in `counts`): a count
+/// is mostly 1, and a count of 1 clips any match to 1.
+struct Postings {
+    /// Per id: its columns end at `ends[id]` (and start where the previous id's end).
+    ends: Vec<usize>,
+    columns: Vec<u32>,
+    /// Per id: the counts of its last columns, those holding it more than once, end at
+    /// `repeated_ends[id]` (and start where the previous id's end).
+    repeated_ends: Vec<usize>,
+    counts: Vec<u32>,
+}
+
+/// An id's postings: the columns holding it once, the columns holding it more often and
+/// how often.
+struct Holders<'p> {
+    once: &'p [u32],
+    repeated: &'p [u32],
+    counts: &'p [u32],
+}
+
+impl Postings {
+    fn new(bags: &Bags, references: &[u32]) -> Result<Self, ChrfError> {
+        let mut ends = filled(bags.id_count(), 0usize)?;
+        let mut repeated_ends = filled(bags.id_count(), 0usize)?;
+        for &r in references {
+            for (id, count) in bags.texts[r as usize].all_counts() {
+                ends[id as usize] += 1;
+                repeated_ends[id as usize] += usize::from(count > 1);
+            }
+        }
+        // Each id's start, for now: the cursors of the filling below.
+        let columns_total = starts_of(&mut ends);
+        let counts_total = starts_of(&mut repeated_ends);
+        let mut columns = filled(columns_total, 0u32)?;
+        let mut counts = filled(counts_total, 0u32)?;
+        // Columns ascending, those holding an id once first: a pass for each.
+        for repeated in [false, true] {
+            for (column, &r) in references.iter().enumerate() {
+                let runs = bags.texts[r as usize].all_counts();
+                for (id, count) in runs.filter(|&(_, count)| (count > 1) == repeated) {
+                    let at = &mut ends[id as usize];
+                    // references.len() fits u32: Distinct counts its inputs in u32.
+                    columns[*at] = column as u32;
+                    *at += 1;
+                    if repeated {
+                        let at = &mut repeated_ends[id as usize];
+                        counts[*at] = count;
+                        *at += 1;
+                    }
+                }
+            }
+        }
+        Ok(Self {
+            ends,
+            columns,
+            repeated_ends,
+            counts,
+        })
+    }
+
+    fn of(&self, id: u32) -> Holders<'_> {
+        let span = |ends: &[usize]| {
+            let id = id as usize;
+            id.checked_sub(1).map_or(0, |previous| ends[previous])..ends[id]
+        };
+        let (columns, counts) = (span(&self.ends), span(&self.repeated_ends));
+        let once = columns.len() - counts.len();
+        let (once, repeated) = self.columns[columns].split_at(once);
+        Holders {
+            once,
+            repeated,
+            counts: &self.counts[counts],
+        }
+    }
+}
+
+/// Turns counts per id into the start of each id's span; returns their total.
+fn starts_of(counts: &mut [usize]) -> usize {
+    let mut total = 0;
+    for count in counts {
+        (*count, total) = (total, total + *count);
+    }
+    total
+}
+
+/// One hypothesis against every distinct reference: the buffers of a worker.
+struct Row {
+    /// Per interned order k, per column: the clipped matches of the order's shared n-grams
+    /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
+    /// windows of the order, below 2^32 (`SharedNgramIds::orders` checks the lengths), so u32 holds it.
+    /// The interned orders end with the longest n-gram two texts share, so under the usual
+    /// orders (6, or 6 + 2) this is a few times a row of scores.
+    matches: Vec<u32>,
+    /// The counts of the pair being scored, every order of the settings.
+    runs: Vec<Run>,
+    scores: Vec<f64>,
+}
+
+impl Row {
+    fn new(batch: &Batch<'_>) -> Result<Self, ChrfError> {
+        let columns = batch.references.len();
+        let orders = batch.bags.order_starts.len() - 1;
+        let cells = orders
+            .checked_mul(columns)
+            .ok_or_else(|| out_of_memory::<u32>(usize::MAX))?;
+        Ok(Self {
+            matches: filled(cells, 0)?,
+            runs: Vec::new(),
+            scores: filled(columns, 0.0)?,
+        })
+    }
+
+    fn score(&mut self, hyp: usize, batch: &Batch<'_>) -> Result<(), ChrfError> {
+        self.count_matches(hyp, batch);
+        let columns = batch.references.len();
+        for (column, (score, &reference)) in
+            self.scores.iter_mut().zip(batch.references).enumerate()
+        {
+            let matches = |k: usize| self.matches[k * columns + column];
+            pair_runs((hyp, reference as usize), matches, batch, &mut self.runs)?;
+            *score = float_score_of_runs(self.runs.iter().copied(), batch.settings)?;
+        }
+        self.matches.fill(0);
+        Ok(())
+    }
+
+    /// Every reference's clipped matches with the hypothesis, order by order, from the
+    /// postings of the hypothesis's shared n-grams.
+    fn count_matches(&mut self, hyp: usize, batch: &Batch<'_>) {
+        let columns = batch.references.len();
+        let text = &batch.bags.texts[hyp];
+        let mut start = 0;
+        for &(k, end) in &text.orders {
+            let matches = &mut self.matches[k * columns..(k + 1) * columns];
+            for (id, own) in text.counts(start..end) {
+                let holders = batch.postings.of(id);
+                for &column in holders.once {
+                    matches[column as usize] += 1;
+                }
+                for (&column, &count) in holders.repeated.iter().zip(holders.counts) {
+                    matches[column as usize] += count.min(own);
+                }
+            }
+            start = end;
+        }
+    }
+}
+
+/// The counts of hypothesis `h` against reference `r`, every order of the settings, given
+/// the pair's clipped matches of each interned order; the orders past both texts' lengths,
+/// which all count (0, 0, 0), as one run.
+fn pair_runs(
+    (h, r): (usize, usize),
+    matches: impl Fn(usize) -> u32,
+    batch: &Batch<'_>,
+    runs: &mut Vec<Run>,
+) -> Result<(), ChrfError> {
+    let (bags, settings) = (batch.bags, batch.settings);
+    let orders = [settings.char_order(), settings.word_order()];
+    runs.clear();
+    let mut first_order = 0; // the interned order k of the kind's order 1
+    for (kind, order) in orders.into_iter().enumerate() {
+        let (hyp_len, ref_len) = (bags.lengths[h][kind], bags.lengths[r][kind]);
+        let kept = order.min(hyp_len.max(ref_len));
+        let interned = bags.interned[kind];
+        for n in 1..=kept {
+            let reference = window_count(ref_len, n);
+            let matching = if h == r {
+                reference // a text against itself: every n-gram matches, shared or not
+            } else if n <= interned {
+                // Only shared n-grams can match between distinct texts.
+                Count::from(matches(first_order + n - 1))
+            } else {
+                0
+            };
+            let counts =
+                OrderCounts::of_pair(window_count(hyp_len, n), reference, matching, settings);
+            push(runs, (counts, 1))?;
+        }
+        push(runs, (OrderCounts::default(), order - kept))?;
+        first_order += interned;
+    }
+    Ok(())
+}

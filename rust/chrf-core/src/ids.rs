@@ -1,0 +1,489 @@
+//! Dense ids: every interner of the crate.
+//!
+//! * [`CharIds`]: a segment's code points, in order of first appearance (small ids pack more
+//!   units into a window's key).
+//! * [`WordIds`]: word tokens, in order of first appearance, among a segment's hypothesis and
+//!   one reference, or among every text of a batch.
+//! * [`SharedNgramIds`]: a batch's n-grams found in two texts or more, order after order, from
+//!   the batch's [`Units`].
+
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashMap, FxHasher};
+
+use crate::memory::{filled, held, out_of_memory, push, refill, reserve, reserve_map};
+use crate::pool::{poll, Interrupt, POLL_UNITS};
+use crate::text::{for_each_char_unit, for_each_word_token};
+use crate::ChrfError;
+
+/// Dense ids for the code points of one segment, in order of first appearance. Its tables are
+/// bounded by the number of code points, not by the input, so they are fixed or grow
+/// infallibly.
+pub(crate) struct CharIds {
+    /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
+    bmp: Box<[u32; BMP]>,
+    /// The BMP code points seen since the last clear, each once: `seen_len` of them.
+    seen: Box<[u16; BMP]>,
+    seen_len: usize,
+    astral: FxHashMap<u32, u32>,
+    next: u32,
+}
+
+/// The code points of the Basic Multilingual Plane.
+const BMP: usize = 0x10000;
+
+impl Default for CharIds {
+    fn default() -> Self {
+        Self {
+            bmp: Box::new([0; BMP]),
+            seen: Box::new([0; BMP]),
+            seen_len: 0,
+            astral: FxHashMap::default(),
+            next: 0,
+        }
+    }
+}
+
+impl CharIds {
+    /// Writes the id of each of `text`'s units (see [`for_each_char_unit`]) into `out`, which
+    /// has room for them all; returns their number. The whitespace rule is a type parameter so
+    /// that the loop does not test it per code point.
+    pub(crate) fn write_ids<const WITH_WHITESPACE: bool>(
+        &mut self,
+        text: &str,
+        out: &mut [u32],
+    ) -> usize {
+        let mut written = 0;
+        for_each_char_unit(text, WITH_WHITESPACE, |unit| {
+            if let Some(slot) = out.get_mut(written) {
+                *slot = self.id(unit);
+                written += 1;
+            }
+        });
+        written
+    }
+
+    /// A BMP code point's first sight in the segment costs a few stores in the loop; astral
+    /// code points take a hash map out of line.
+    #[inline(always)]
+    fn id(&mut self, code_point: u32) -> u32 {
+        let Some(slot) = self.bmp.get_mut(code_point as usize) else {
+            return self.astral_id(code_point);
+        };
+        if *slot == 0 {
+            // Each BMP code point is seen once between clears: `seen` has room for them all.
+            self.seen[self.seen_len % BMP] = code_point as u16;
+            self.seen_len += 1;
+            self.next += 1;
+            *slot = self.next;
+        }
+        *slot - 1
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn astral_id(&mut self, code_point: u32) -> u32 {
+        let next = self.next;
+        let id = *self.astral.entry(code_point).or_insert(next);
+        if id == next {
+            self.next += 1;
+        }
+        id
+    }
+
+    /// The number of ids given since the last clear: every id is below it.
+    pub(crate) fn count(&self) -> u32 {
+        self.next
+    }
+
+    /// The heap bytes held, but for the fixed tables.
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.astral.capacity() * size_of::<(u32, u32)>()
+    }
+
+    pub(crate) fn clear(&mut self) {
+        for &code_point in &self.seen[..self.seen_len.min(BMP)] {
+            self.bmp[usize::from(code_point)] = 0;
+        }
+        self.seen_len = 0;
+        self.astral.clear();
+        self.next = 0;
+    }
+}
+
+/// Word tokens as small integers in order of first appearance, equal tokens getting equal ids
+/// among the texts read since [`WordIds::begin`]: a segment's hypothesis and one reference, or
+/// every text of a batch. An open-addressing table of the tokens' places in their texts (no
+/// token is copied), kept from use to use (entries of earlier uses are told apart by a
+/// generation number), so that no pair of a segment allocates or clears a table. It holds
+/// between 2 and 4 slots per distinct token, doubling as tokens come.
+#[derive(Default)]
+pub(crate) struct WordIds {
+    /// The (start, end) byte offsets of the tokens of the text being read.
+    tokens: Vec<(u32, u32)>,
+    slots: Vec<WordSlot>,
+    /// Distinct tokens since `begin`: the slots of the current generation.
+    distinct: usize,
+    generation: u32,
+}
+
+/// A table slot; generation 0 is never current, so that fresh slots are empty.
+#[derive(Clone, Copy, Default)]
+struct WordSlot {
+    generation: u32,
+    id: u32,
+    hash: u64,
+    text: u32,
+    start: u32,
+    end: u32,
+}
+
+/// The smallest table.
+const MIN_WORD_SLOTS: usize = 64;
+
+impl WordIds {
+    /// The token ids of a hypothesis and a reference, written into `ids`: ids of their own,
+    /// whatever the table read before.
+    pub(crate) fn ids(
+        &mut self,
+        texts: [&str; 2],
+        ids: [&mut Vec<u32>; 2],
+    ) -> Result<(), ChrfError> {
+        self.begin()?;
+        for (side, out) in ids.into_iter().enumerate() {
+            out.clear();
+            self.push_ids(&texts, side, out)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the ids of the tokens of `texts[text]` to `out`. The table keeps where each
+    /// token is, so every call from one [`WordIds::begin`] to the next passes the same `texts`.
+    pub(crate) fn push_ids(
+        &mut self,
+        texts: &[&str],
+        text: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), ChrfError> {
+        let index = u32::try_from(text).map_err(|_| out_of_memory::<&str>(text))?;
+        tokens_of(texts[text], &mut self.tokens)?;
+        reserve(out, self.tokens.len())?;
+        for k in 0..self.tokens.len() {
+            if k % POLL_UNITS == POLL_UNITS - 1 {
+                poll()?; // a long text's tokens, every so many of them
+            }
+            let (start, end) = self.tokens[k];
+            let id = self.id(texts, index, start, end)?;
+            out.push(id);
+        }
+        Ok(())
+    }
+
+    /// The number of ids given since [`WordIds::begin`]: every id is below it.
+    pub(crate) fn count(&self) -> usize {
+        self.distinct
+    }
+
+    pub(crate) fn held_bytes(&self) -> usize {
+        held(&self.tokens) + held(&self.slots)
+    }
+
+    /// A fresh generation: every slot is empty, and ids start again from 0.
+    pub(crate) fn begin(&mut self) -> Result<(), ChrfError> {
+        self.generation = self.generation.wrapping_add(1);
+        self.distinct = 0;
+        if self.slots.is_empty() || self.generation == 0 {
+            let len = self.slots.len().max(MIN_WORD_SLOTS);
+            refill(&mut self.slots, len, WordSlot::default())?;
+            self.generation = 1;
+        }
+        Ok(())
+    }
+
+    fn id(&mut self, texts: &[&str], text: u32, start: u32, end: u32) -> Result<u32, ChrfError> {
+        let token = &texts[text as usize].as_bytes()[start as usize..end as usize];
+        let mut hasher = FxHasher::default();
+        hasher.write(token);
+        let hash = hasher.finish();
+        let mut index = self.home(hash);
+        loop {
+            let slot = self.slots[index];
+            if slot.generation != self.generation {
+                break;
+            }
+            let stored =
+                &texts[slot.text as usize].as_bytes()[slot.start as usize..slot.end as usize];
+            if slot.hash == hash && stored == token {
+                return Ok(slot.id);
+            }
+            index = (index + 1) & (self.slots.len() - 1);
+        }
+        // A new token: keep the table at most half full, so that probes stay short.
+        if 2 * (self.distinct + 1) > self.slots.len() {
+            self.grow()?;
+            index = self.free_slot(hash);
+        }
+        let id = self.distinct as u32;
+        self.slots[index] = WordSlot {
+            generation: self.generation,
+            id,
+            hash,
+            text,
+            start,
+            end,
+        };
+        self.distinct += 1;
+        Ok(id)
+    }
+
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    fn free_slot(&self, hash: u64) -> usize {
+        let mut index = self.home(hash);
+        while self.slots[index].generation == self.generation {
+            index = (index + 1) & (self.slots.len() - 1);
+        }
+        index
+    }
+
+    /// Doubles the table, moving the current generation's entries over.
+    fn grow(&mut self) -> Result<(), ChrfError> {
+        let larger = filled(2 * self.slots.len(), WordSlot::default())?;
+        let old = std::mem::replace(&mut self.slots, larger);
+        for slot in old.into_iter().filter(|s| s.generation == self.generation) {
+            let index = self.free_slot(slot.hash);
+            self.slots[index] = slot;
+        }
+        Ok(())
+    }
+}
+
+/// The (start, end) byte offsets of the chrF++ tokens of `text`. Offsets are 32-bit to keep
+/// the table small; a text of 4 GiB or more is refused as too large, like any other buffer
+/// the memory could not hold.
+fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> {
+    tokens.clear();
+    if u32::try_from(text.len()).is_err() {
+        return Err(out_of_memory::<u8>(text.len()));
+    }
+    let base = text.as_ptr() as usize;
+    let mut outcome = Ok(());
+    for_each_word_token(text, |token| {
+        let start = token.as_ptr() as usize - base;
+        if outcome.is_ok() {
+            outcome = push(tokens, (start as u32, (start + token.len()) as u32));
+        }
+    });
+    outcome
+}
+
+/// The units of one kind of every text, end to end: flat, so that the batch's units are a
+/// few allocations, given back whole when dropped.
+#[derive(Default)]
+pub(crate) struct Units {
+    pub(crate) units: Vec<u32>,
+    /// Per text: where its units end.
+    pub(crate) ends: Vec<usize>,
+}
+
+impl Units {
+    pub(crate) fn span(&self, text: usize) -> std::ops::Range<usize> {
+        text.checked_sub(1)
+            .map_or(0, |previous| self.ends[previous])..self.ends[text]
+    }
+}
+
+/// The window id of a unit where no window of the order starts, or one found in one text only.
+const NO_WINDOW: u32 = u32::MAX;
+
+/// Batch-wide ids of shared n-grams, order after order.
+#[derive(Default)]
+pub(crate) struct SharedNgramIds {
+    /// Per unit (texts end to end): the id of the window of the order starting there, in the
+    /// order's map while interning, then batch-wide (else [`NO_WINDOW`]). A window of order
+    /// n is interned from the batch-wide id of its first n - 1 units, rewritten in place.
+    windows: Vec<u32>,
+    /// (batch-wide id of the (n-1)-gram, next unit) to the id of the n-gram in the order.
+    map: FxHashMap<u64, u32>,
+    /// Per id of the order: 1 + the last text seen with it, and whether an earlier text was.
+    last_text: Vec<u32>,
+    shared: Vec<bool>,
+    /// Per id of the order: its batch-wide id, if shared.
+    batch_id: Vec<u32>,
+}
+
+impl SharedNgramIds {
+    /// Interns the shared n-grams of orders 1..=max_order of one kind of units, appending each
+    /// text's batch-wide ids to `ids_per_text` and each order's first id to `order_starts`;
+    /// returns the number of orders with a shared n-gram.
+    pub(crate) fn orders(
+        &mut self,
+        units: &Units,
+        max_order: usize,
+        (ids_per_text, order_starts): (&mut [Vec<u32>], &mut Vec<u32>),
+        interrupt: &Interrupt,
+    ) -> Result<usize, ChrfError> {
+        let texts = ids_per_text.len();
+        let longest = (0..texts).map(|t| units.span(t).len()).max().unwrap_or(0);
+        if u32::try_from(longest).is_err() {
+            return Err(out_of_memory::<u32>(longest));
+        }
+        refill(&mut self.windows, units.units.len(), NO_WINDOW)?;
+        for n in 1..=max_order.min(longest) {
+            self.intern_order(units, n, interrupt)?;
+            let base = order_starts.last().copied().unwrap_or(0);
+            let count = self.number_shared(units, base, interrupt)?;
+            if count == 0 {
+                // No shared n-gram of order n: none of any higher order either.
+                return Ok(n - 1);
+            }
+            push(order_starts, base + count)?;
+            for (t, ids) in ids_per_text.iter_mut().enumerate() {
+                interrupt.check()?;
+                let windows = &mut self.windows[units.span(t)];
+                for window in windows.iter_mut().filter(|w| **w != NO_WINDOW) {
+                    *window = self.batch_id[*window as usize];
+                }
+                let shared = windows.iter().filter(|&&w| w != NO_WINDOW);
+                // Exactly: the ids become the text's bag, kept to the end.
+                ids.try_reserve_exact(shared.clone().count())
+                    .map_err(|_| out_of_memory::<u32>(ids.len()))?;
+                ids.extend(shared);
+            }
+        }
+        Ok(max_order.min(longest))
+    }
+
+    /// The windows of order n of every text, in place: all of them for n = 1, else the
+    /// shared windows of order n - 1 grown by one unit.
+    fn intern_order(
+        &mut self,
+        units: &Units,
+        n: usize,
+        interrupt: &Interrupt,
+    ) -> Result<(), ChrfError> {
+        self.map.clear();
+        for t in 0..units.ends.len() {
+            interrupt.check()?;
+            let span = units.span(t);
+            let (text, windows) = (&units.units[span.clone()], &mut self.windows[span]);
+            let starts = text.len().saturating_sub(n - 1);
+            for (start, window) in windows.iter_mut().enumerate() {
+                *window = if start >= starts {
+                    NO_WINDOW
+                } else if n == 1 {
+                    intern(&mut self.map, NO_WINDOW, text[start])?
+                } else if *window != NO_WINDOW {
+                    intern(&mut self.map, *window, text[start + n - 1])?
+                } else {
+                    NO_WINDOW
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives the ids of the order found in two texts or more batch-wide ids from `base` on,
+    /// in `batch_id` ([`NO_WINDOW`] for the others); returns how many there are.
+    fn number_shared(
+        &mut self,
+        units: &Units,
+        base: u32,
+        interrupt: &Interrupt,
+    ) -> Result<u32, ChrfError> {
+        let ids = self.map.len();
+        refill(&mut self.last_text, ids, 0)?;
+        refill(&mut self.shared, ids, false)?;
+        for t in 0..units.ends.len() {
+            interrupt.check()?;
+            let mark = t as u32 + 1;
+            for &id in self.windows[units.span(t)]
+                .iter()
+                .filter(|&&w| w != NO_WINDOW)
+            {
+                let last = &mut self.last_text[id as usize];
+                if *last != mark {
+                    self.shared[id as usize] |= *last != 0;
+                    *last = mark;
+                }
+            }
+        }
+        refill(&mut self.batch_id, ids, NO_WINDOW)?;
+        let mut count = 0u32;
+        for (batch_id, _) in self
+            .batch_id
+            .iter_mut()
+            .zip(&self.shared)
+            .filter(|(_, &s)| s)
+        {
+            *batch_id = base
+                .checked_add(count)
+                .filter(|&id| id != NO_WINDOW)
+                .ok_or_else(|| out_of_memory::<u32>(u32::MAX as usize))?;
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
+/// The id of the n-gram (id of its first n - 1 units, last unit) in its order's map.
+fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, ChrfError> {
+    let key = (u64::from(head) << 32) | u64::from(unit);
+    if let Some(&id) = map.get(&key) {
+        return Ok(id);
+    }
+    reserve_map(map, 1)?;
+    let id = map.len() as u32;
+    map.insert(key, id);
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn word_ids_grow_with_distinct_tokens_and_restart_per_pair() {
+        let words: Vec<String> = (0..500).map(|i| format!("w{}", i % 300)).collect();
+        let hyp = words.join(" ");
+        let reference = words[250..].join(" ");
+        let mut table = WordIds::default();
+        let (mut hyp_ids, mut ref_ids) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            table
+                .ids([&hyp, &reference], [&mut hyp_ids, &mut ref_ids])
+                .unwrap();
+            let expected: Vec<u32> = (0..500).map(|i| i % 300).collect();
+            assert_eq!(hyp_ids, expected);
+            assert_eq!(ref_ids, expected[250..]);
+            assert!(table.slots.len() <= 4 * 300);
+        }
+        table
+            .ids(["b a", "a"], [&mut hyp_ids, &mut ref_ids])
+            .unwrap();
+        assert_eq!(
+            (hyp_ids.as_slice(), ref_ids.as_slice()),
+            (&[0, 1][..], &[1][..])
+        );
+    }
+
+    #[test]
+    fn word_ids_of_many_texts_are_shared_by_equal_tokens() {
+        // As a batch reads its texts: one generation, every text's ids appended in turn.
+        let texts = ["b a b", "", "c a", "a b c d", "d"];
+        let mut table = WordIds::default();
+        table
+            .ids(["x y", "z"], [&mut Vec::new(), &mut Vec::new()])
+            .unwrap();
+        table.begin().unwrap();
+        let mut ids = Vec::new();
+        for text in 0..texts.len() {
+            table.push_ids(&texts, text, &mut ids).unwrap();
+        }
+        assert_eq!(ids, [0, 1, 0, 2, 1, 1, 0, 2, 3, 3]);
+        assert_eq!(table.count(), 4);
+    }
+}
