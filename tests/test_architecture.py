@@ -1,11 +1,175 @@
-"""The architecture's rules, checked: settings equal exactly when they score alike."""
+"""The architecture's rules, checked (issue 28's "done when"):
+
+- exactly one Python module imports the compiled core, ``chrf._core``;
+- no import cycle among the package's modules, imports inside functions counted (an import
+  under ``if TYPE_CHECKING:`` never runs and is not);
+- no Python module over 400 lines; the binding's ``lib.rs`` at most 250 lines and no binding
+  file over 900 (chrf-core's files: tests/test_core_structure.py);
+- no circle among the Rust modules of either crate (chrf-core's: tests/test_core_structure.py),
+  and no module of the binding uses anything of its root, ``lib.rs``;
+- the command line reaches the scores through the service layer, not the internals;
+- settings equal exactly when they score alike.
+
+Measurement logs in code comments are tests/test_docs.py's to find.
+"""
 
 from __future__ import annotations
 
+import ast
 import pickle
+from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_core_structure import circles_of, cycles, read_crate
 
 import chrf
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "chrf"
+BINDING = ROOT / "rust" / "chrf-py" / "src"
+MAX_MODULE_LINES = 400
+MAX_LIB_LINES = 250
+MAX_BINDING_FILE_LINES = 900
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that may run: at module level or in a function, not under
+    ``if TYPE_CHECKING:`` (its ``else`` branch runs)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            for child in node.orelse:
+                yield from runtime_imports(ast.Module(body=[child], type_ignores=[]))
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        yield from runtime_imports(node)
+
+
+def imported(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The modules an import statement imports: ``from p import n`` imports the module ``p.n``
+    when there is one, else ``p`` (for its name ``n``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+        for _ in range(node.level - 1):
+            package = package.rpartition(".")[0]
+        base = f"{package}.{base}" if base else package
+    found = []
+    for alias in node.names:
+        sub = f"{base}.{alias.name}"
+        found.append(sub if sub in MODULES or sub == "chrf._chrf" else base)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package and the package's modules it imports."""
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        targets = {t for node in runtime_imports(tree) for t in imported(name, node)}
+        graph[name] = {t for t in targets if t == "chrf._chrf" or t in MODULES} - {name}
+    return graph
+
+
+def test_only_the_core_module_imports_the_compiled_core() -> None:
+    importers = {name for name, targets in import_graph().items() if "chrf._chrf" in targets}
+    assert importers == {"chrf._core"}
+
+
+def test_the_python_modules_import_no_circle() -> None:
+    graph = import_graph()
+    edges = {(a, b) for a, targets in graph.items() for b in targets if b in MODULES}
+    circles = [sorted(component) for component in cycles(edges)]
+    assert circles == []
+
+
+def test_the_import_check_finds_a_circle_through_a_function_level_import() -> None:
+    tree = ast.parse("def f():\n    from chrf.cli import io\n")
+    assert [imported("chrf._api", node) for node in runtime_imports(tree)] == [["chrf.cli.io"]]
+    typing_only = ast.parse("if TYPE_CHECKING:\n    import chrf._api\nelse:\n    import json\n")
+    assert [imported("chrf._api", node) for node in runtime_imports(typing_only)] == [["json"]]
+    assert cycles({("a", "b"), ("b", "a"), ("b", "c")}) == [{"a", "b"}]
+
+
+def test_no_python_module_is_over_the_line_limit() -> None:
+    lengths = {
+        name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()
+    }
+    assert {name: n for name, n in lengths.items() if n > MAX_MODULE_LINES} == {}
+
+
+def test_the_command_line_calls_the_service_layer_not_the_internals() -> None:
+    internals = {"chrf._api", "chrf._batch", "chrf._core", "chrf._mbr", "chrf._explained"}
+    reached = {
+        (name, target)
+        for name, targets in import_graph().items()
+        if name.startswith("chrf.cli")
+        for target in targets
+        if target in internals
+    }
+    assert reached == set()
+
+
+def test_the_bindings_lib_only_declares_and_registers() -> None:
+    lines = len((BINDING / "lib.rs").read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LIB_LINES
+    lengths = {
+        path.name: len(path.read_text(encoding="utf-8").splitlines())
+        for path in BINDING.rglob("*.rs")
+    }
+    assert {name: n for name, n in lengths.items() if n > MAX_BINDING_FILE_LINES} == {}
+
+
+def test_the_binding_modules_form_no_circle() -> None:
+    circles = circles_of(BINDING)
+    assert circles == [], "\n".join(circles)
+
+
+def test_no_binding_module_uses_its_root() -> None:
+    # lib.rs declares the modules and registers names: a helper there that a child imported
+    # back would be a circle the module graph cannot see (the root holds every module).
+    root = ("crate",)
+    into_root = {a: where for (a, b), where in read_crate(BINDING).edges().items() if b == root}
+    assert into_root == {}
+    assert read_crate(BINDING).edges(), "the graph holds the root's uses of its modules"
+
+
+# Settings: equal exactly when they score alike
+
+SAMPLE = (
+    ["The cat sat on the mat.", "A dog!", "x", "Ünïcödé text, with punctuation"],
+    [["The cat is on the mat.", "A dog.", "y", "Unicode text with punctuation"]],
+)
+
+
+def score_bits(settings: chrf.Settings) -> bytes:
+    """The sample's corpus and sentence scores, bit for bit, with the metric's name."""
+    hyps, refs = SAMPLE
+    options = settings.options()
+    corpus = chrf.score(hyps, refs, **options)
+    sentences = chrf.sentence_scores(hyps, refs, **options)
+    metric = chrf.CHRF.from_settings(settings)
+    name = f"{metric.corpus_score(hyps, refs).name} {metric.get_signature().format(False)}"
+    return np.float64(corpus).tobytes() + sentences.tobytes() + str(name).encode()
 
 
 def test_settings_of_each_kind_of_beta_differ() -> None:
@@ -18,6 +182,43 @@ def test_settings_of_each_kind_of_beta_differ() -> None:
     assert hash(chrf.Settings(beta=Fraction(4, 2))) == hash(chrf.Settings(beta=Fraction(2)))
     assert chrf.Settings(word_order=2) == chrf.Settings(word_order=2)
     assert chrf.Settings(word_order=2) != chrf.Settings()
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        (chrf.Settings(beta=Fraction(4, 2)), chrf.Settings(beta=Fraction(2))),
+        (chrf.Settings(beta=np.int64(3)), chrf.Settings(beta=3)),
+        (
+            chrf.Settings(char_order=np.int32(4), word_order=2),
+            chrf.Settings(char_order=4, word_order=2),
+        ),
+        (chrf.Settings(lowercase=np.bool_(True)), chrf.Settings(lowercase=True)),
+        (pickle.loads(pickle.dumps(chrf.Settings(beta=0.5))), chrf.Settings(beta=0.5)),
+    ],
+)
+def test_equal_settings_give_bit_identical_scores(
+    written: tuple[chrf.Settings, chrf.Settings],
+) -> None:
+    a, b = written
+    assert a == b
+    assert hash(a) == hash(b)
+    assert score_bits(a) == score_bits(b)
+
+
+def test_settings_that_differ_score_or_are_named_differently() -> None:
+    grid = [
+        chrf.Settings(beta=beta, word_order=word_order)
+        for beta in (1, 2, 2.0, Fraction(2), 0.1, Fraction(0.1), 3)
+        for word_order in (0, 2)
+    ]
+    bits = {settings: score_bits(settings) for settings in grid}
+    for k, a in enumerate(grid):
+        for b in grid[k + 1 :]:
+            assert a != b
+            # Different in what they report, or in how they compute (a Fraction β takes
+            # sacreBLEU's bootstrap into double precision).
+            assert bits[a] != bits[b] or a.beta_is_fraction != b.beta_is_fraction, (a, b)
 
 
 def test_equal_settings_score_alike() -> None:

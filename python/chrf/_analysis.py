@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,13 +22,12 @@ from chrf._inputs import Layout, References, Texts, as_list, whole_number
 from chrf._messages import shown
 from chrf._service import Corpus
 from chrf._settings import Options, Settings, settings_of, with_options_doc
-from chrf._significance import Result, bootstrap_scores, paired_bootstrap, paired_randomization
+from chrf._significance import Result, paired_bootstrap, paired_randomization
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = [
-    "bootstrap",
     "compare",
     "comparison",
     "explain",
@@ -149,13 +148,6 @@ def comparison(
         results=tuple(results) or tuple(Result(e.score) for e in explained),
         differences=differences,
     )
-
-
-def bootstrap(
-    settings: Settings, corpus: Corpus, n_samples: int, progress: bool = False
-) -> tuple[str, list[Any]]:
-    """sacreBLEU's seed and the scores of its ``n_samples`` bootstrap resamples of a corpus."""
-    return bootstrap_scores(settings, corpus, n_samples, progress)
 
 
 def paired_test(

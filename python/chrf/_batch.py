@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from chrf import _service
-from chrf._inputs import Layout, References, Texts
+from chrf._inputs import Layout, References, Texts, check_layout
 from chrf._settings import DEFAULT_SETTINGS, Options, settings_of, with_options_doc
 
 if TYPE_CHECKING:
@@ -33,7 +33,9 @@ def sentence_scores(
     """
     # Without options, no call: for one short pair, a call is a visible share of the time.
     settings = settings_of(options) if options else DEFAULT_SETTINGS
-    return _service.sentence_scores(settings, hypotheses, references, layout)
+    if layout is not None:
+        check_layout(layout)
+    return _service.compiled_sentence_scores(settings.compiled, hypotheses, references, layout)
 
 
 @with_options_doc()

@@ -318,7 +318,7 @@ def single_system_results(c: Comparison, n: int) -> Comparison:
     """A one-system comparison whose row carries sacreBLEU's bootstrap mean and interval."""
     from dataclasses import replace
 
-    from chrf._analysis import bootstrap
+    from chrf._service import bootstrap
     from chrf._significance import estimate_ci
 
     e = c.explanations[0]

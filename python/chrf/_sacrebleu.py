@@ -253,10 +253,8 @@ class CHRF:
         n_bootstrap = _resample_count(n_bootstrap)
         c = self._corpus(hypotheses, references)
         if n_bootstrap > 1:
-            from chrf import _analysis
-
             self.n_bootstrap = n_bootstrap
-            self.seed, samples = _analysis.bootstrap(self.settings, c, n_bootstrap, progress)
+            self.seed, samples = _service.bootstrap(self.settings, c, n_bootstrap, progress)
             result = self._score(_service.score(self.settings, c))
             result.estimate_ci(samples)
             return result
@@ -266,7 +264,9 @@ class CHRF:
         """The score of one hypothesis against one or more references."""
         # The core reads both, naming `hypothesis` and `references[k]`, and drops sacreBLEU's
         # None placeholders, which sacreBLEU does not count as references.
-        value, self.num_refs = _service.sentence_score(self.settings, hypothesis, references)
+        value, self.num_refs = _service.compiled_sentence_score(
+            self.settings.compiled, hypothesis, references
+        )
         # CHRFScore.__init__ inlined, attribute for attribute and in its order (so `vars()` is
         # the same): a call of a class with a Python __init__ would be most of a short pair's
         # Python time.

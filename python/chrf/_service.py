@@ -11,7 +11,7 @@ Arguments that are not texts (weights, layouts) are checked here, each by its on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chrf import _core
 from chrf._core import AlignedFiles, Corpus, Counts
@@ -32,6 +32,9 @@ __all__ = [
     "aggregate",
     "aggregate_batched",
     "aligned_files",
+    "bootstrap",
+    "compiled_sentence_score",
+    "compiled_sentence_scores",
     "components",
     "expected_utility",
     "expected_utility_batched",
@@ -117,6 +120,14 @@ def sentence_score(settings: Settings, hypothesis: object, references: object) -
     return _core.sentence_score(settings.compiled, hypothesis, references)
 
 
+# The one-pair paths of the public entry points (`chrf.sentence_scores`, `CHRF.sentence_score`):
+# :func:`sentence_scores` and :func:`sentence_score` as the core's own functions, called with
+# ``settings.compiled`` (and a layout `check_layout` accepted): for one short pair, a Python
+# frame around the call would be a visible share of its time.
+compiled_sentence_scores = _core.sentence_scores
+compiled_sentence_score = _core.sentence_score
+
+
 def pairwise(settings: Settings, hypotheses: object, references: object) -> NDArray[np.float64]:
     """Every hypothesis against every reference: shape (hypotheses, references)."""
     batch = _core.read_batch(hypotheses, references, "pairwise", False, settings.lowercase)
@@ -170,6 +181,16 @@ def expected_utility_batched(
     return batch.expected_utility(
         settings.compiled, item_weights(weights, batch.reference_counts, True)
     )
+
+
+def bootstrap(
+    settings: Settings, corpus: Corpus, n_samples: int, progress: bool = False
+) -> tuple[str, list[Any]]:
+    """sacreBLEU's seed and the scores of its ``n_samples`` bootstrap resamples of a corpus."""
+    # Imported here: its import makes NumPy ready as a Ctrl-C during it must find it.
+    from chrf._significance import bootstrap_scores
+
+    return bootstrap_scores(settings, corpus, n_samples, progress)
 
 
 def aligned_files(paths: list[str], chunk_lines: int) -> AlignedFiles:

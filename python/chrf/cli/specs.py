@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 import chrf.cli.values as values
-from chrf._sacrebleu import VERSION
+from chrf import __version__ as VERSION
 from chrf._settings import AVERAGINGS, Settings
 from chrf.cli.io import Parser
 from chrf.contract import CONTRACT

@@ -8,12 +8,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::config::Config;
+use crate::counts::{
+    counts_of, exact_components, segment_statistics_array, Counts, ExactComponents,
+};
 use crate::errors::Result;
 use crate::explain::encoded;
 use crate::runtime::{compute, numpy_ready};
-use crate::scores::{
-    counts_of, exact_components, segment_statistics_array, Counts, ExactComponents,
-};
 use crate::texts::{Column, Text};
 
 /// A `None` placeholder of the caller's streams: segment `segment` of stream `stream`, which

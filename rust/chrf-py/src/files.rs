@@ -13,9 +13,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::config::Config;
+use crate::counts::{counts_of, Counts};
 use crate::errors::Error;
 use crate::runtime::compute;
-use crate::scores::{counts_of, Counts};
 
 /// A chunk read, or why the files cannot give one.
 type Read = Result<Chunk, SourceError>;

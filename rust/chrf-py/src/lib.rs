@@ -12,7 +12,8 @@
 //! | `runtime` | the GIL-free runner watching for Ctrl-C, NumPy made ready, the thread count |
 //! | `listing`, `texts`, `inputs` | the one reader: sequences, texts, shapes and layouts |
 //! | `corpus` | `Corpus`, what the reader returns, and its scores |
-//! | `scores` | one hypothesis's score, one-call sentence scores, scores of counts |
+//! | `scores` | one hypothesis's score, one-call sentence scores (one short pair inline) |
+//! | `counts` | statistics to and from Python, their float score and exact components |
 //! | `batch` | pairwise, aggregate and expected utility of batch items |
 //! | `explain` | the explanation's encoding; leave-one-out and swap scores |
 //! | `resampling` | sacreBLEU's bootstrap and approximate randomization scores |
@@ -23,6 +24,7 @@ mod arrays;
 mod batch;
 mod config;
 mod corpus;
+mod counts;
 mod errors;
 mod explain;
 mod files;
@@ -50,6 +52,8 @@ mod _chrf {
     #[pymodule_export]
     use crate::corpus::Corpus;
     #[pymodule_export]
+    use crate::counts::{components_of, score_of, ExactComponents, ExactOrder};
+    #[pymodule_export]
     use crate::explain::swapped_scores;
     #[pymodule_export]
     use crate::files::AlignedFiles;
@@ -65,7 +69,5 @@ mod _chrf {
         set_thread_count, thread_count,
     };
     #[pymodule_export]
-    use crate::scores::{
-        components_of, score_of, sentence_score, sentence_scores, ExactComponents, ExactOrder,
-    };
+    use crate::scores::{sentence_score, sentence_scores};
 }
