@@ -263,9 +263,9 @@ class CHRF:
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
         """The score of one hypothesis against one or more references."""
         # The core reads both, naming `hypothesis` and `references[k]`, and drops sacreBLEU's
-        # None placeholders, which sacreBLEU does not count as references.
-        value, self.num_refs = _service.compiled_sentence_score(
-            self.settings.compiled, hypothesis, references
+        # None placeholders, which sacreBLEU does not count as references; it sets num_refs.
+        value = _service.compiled_sentence_score(
+            self.settings.compiled, hypothesis, references, self
         )
         # CHRFScore.__init__ inlined, attribute for attribute and in its order (so `vars()` is
         # the same): a call of a class with a Python __init__ would be most of a short pair's

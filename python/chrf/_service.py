@@ -46,7 +46,6 @@ __all__ = [
     "reference_streams",
     "score",
     "segment_statistics",
-    "sentence_score",
     "sentence_score_list",
     "sentence_scores",
     "sentence_scores_of",
@@ -114,16 +113,12 @@ def sentence_score_list(settings: Settings, corpus: Corpus) -> list[float]:
     return corpus.sentence_score_list(settings.compiled)
 
 
-def sentence_score(settings: Settings, hypothesis: object, references: object) -> tuple[float, int]:
-    """sacreBLEU's sentence score of one hypothesis against its references, and how many there
-    are (sacreBLEU's ``None`` placeholders dropped, and not counted)."""
-    return _core.sentence_score(settings.compiled, hypothesis, references)
-
-
-# The one-pair paths of the public entry points (`chrf.sentence_scores`, `CHRF.sentence_score`):
-# :func:`sentence_scores` and :func:`sentence_score` as the core's own functions, called with
-# ``settings.compiled`` (and a layout `check_layout` accepted): for one short pair, a Python
-# frame around the call would be a visible share of its time.
+# The one-pair paths of the public entry points, the core's own functions called with
+# ``settings.compiled``: for one short pair, a Python frame around the call would be a visible
+# share of its time. `compiled_sentence_scores` is :func:`sentence_scores` (with a layout
+# `check_layout` accepted); `compiled_sentence_score(config, hypothesis, references, metric)` is
+# sacreBLEU's sentence score of one hypothesis against its references, which sets
+# ``metric.num_refs`` to the number of references read (``None`` placeholders not counted).
 compiled_sentence_scores = _core.sentence_scores
 compiled_sentence_score = _core.sentence_score
 

@@ -46,10 +46,16 @@ pub fn is_text_like(value: &Bound<'_, PyAny>) -> Result<bool> {
 /// changed); another iterable is listed, list subclasses included (their `__len__` or
 /// `__getitem__` may say otherwise than their items). A lone str is refused, not split into
 /// characters, and so is an unordered collection (a set, a mapping, a dict's keys).
+#[inline(always)]
 pub fn listed<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
-    if let Ok(list) = value.cast_exact::<PyList>() {
-        return Ok(list.clone());
+    match value.cast_exact::<PyList>() {
+        Ok(list) => Ok(list.clone()),
+        Err(_) => listed_other(value, name),
     }
+}
+
+/// `listed` of anything but a list.
+fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
     let unordered = is_unordered(value)?;
     if unordered || is_text_like(value)? {
         let note = if unordered {

@@ -48,28 +48,57 @@ pub fn sentence_scores<'py>(
     Ok(PyArray1::from_vec(py, corpus.scores(py, config)?))
 }
 
-/// sacreBLEU's sentence score of one hypothesis against its references (the best of them), and
-/// the number of references: sacreBLEU's `None` placeholders are dropped (and not counted).
+/// sacreBLEU's sentence score of one hypothesis against its references (the best of them), for
+/// `chrf.CHRF.sentence_score`: the number of references read (sacreBLEU's `None` placeholders
+/// dropped, and not counted) is set as `metric.num_refs`, as sacreBLEU's metric records it. Set
+/// here rather than returned with the score: a tuple to build and take apart would be a visible
+/// share of one short pair's call.
 #[pyfunction]
 pub fn sentence_score(
     py: Python<'_>,
     config: &Config,
     hypothesis: &Bound<'_, PyAny>,
     references: &Bound<'_, PyAny>,
-) -> Result<(f64, usize)> {
+    metric: &Bound<'_, PyAny>,
+) -> Result<f64> {
     let references = listed(references, "references")?;
     if references.is_empty() {
         return Err(PyValueError::new_err("references must not be empty").into());
     }
     let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
-    if references.len() == 1 {
+    let (score, count) = match one_reference(&references, config)? {
         // The common case, read without a vector to allocate and free.
-        let reference = references.get_item(0)?;
-        if !reference.is_none() {
-            let reference = read_one(&reference, "references[0]", config.lowercase)?;
-            return Ok((pair_score(py, config, &hypothesis, &[reference])?, 1));
+        Some(reference) => (pair_score(py, config, &hypothesis, &[reference])?, 1),
+        None => {
+            let present = present_references(&references, config)?;
+            (
+                pair_score(py, config, &hypothesis, &present)?,
+                present.len(),
+            )
         }
+    };
+    metric.setattr(pyo3::intern!(py, "num_refs"), count)?;
+    Ok(score)
+}
+
+/// The one reference of a list of one that is not `None`.
+fn one_reference(references: &Bound<'_, PyList>, config: &Config) -> Result<Option<Text>> {
+    if references.len() != 1 {
+        return Ok(None);
     }
+    let reference = references.get_item(0)?;
+    if reference.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(read_one(
+        &reference,
+        "references[0]",
+        config.lowercase,
+    )?))
+}
+
+/// The references that are not `None`; none at all is an error.
+fn present_references(references: &Bound<'_, PyList>, config: &Config) -> Result<Vec<Text>> {
     let mut present = Vec::new();
     for (k, reference) in references.iter().enumerate() {
         if !reference.is_none() {
@@ -82,10 +111,7 @@ pub fn sentence_score(
             PyValueError::new_err("references has no reference: every item is None").into(),
         );
     }
-    Ok((
-        pair_score(py, config, &hypothesis, &present)?,
-        present.len(),
-    ))
+    Ok(present)
 }
 
 /// The sentence score of one hypothesis against its references, on the calling thread when

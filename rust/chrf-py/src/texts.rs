@@ -97,12 +97,14 @@ pub fn read_column(
 }
 
 /// One text; errors name it `name`.
+#[inline(always)]
 pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> Result<Text> {
     Ok(read_item(item.clone(), lowercase, || name.to_string())?.0)
 }
 
 /// One text as the core reads it and, when lowercased, the caller's str; errors name it
 /// `name()`.
+#[inline(always)]
 pub fn read_item(
     item: Bound<'_, PyAny>,
     lowercase: bool,
