@@ -2,14 +2,13 @@
 //! aggregation, and MBR's expected utility, over texts read once by [`read_batch`].
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use crate::arrays::{flatten, zeroed};
 use crate::config::Config;
-use crate::errors::{out_of_memory, Error, Result};
+use crate::errors::{empty, out_of_memory, value_error, Result};
 use crate::listing::listed;
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{read_column, Reading, Text};
@@ -31,10 +30,6 @@ pub struct Batch {
     hypotheses: Vec<Vec<Text>>,
     references: Vec<Vec<Text>>,
     lowercase: bool,
-}
-
-fn value_error(message: String) -> Error {
-    PyValueError::new_err(message).into()
 }
 
 /// Reads batch items (`batched`: lists of lists of texts) or one item (lists of texts) for
@@ -63,7 +58,7 @@ pub fn read_batch(
         let hyps = listed(hypotheses, "hypotheses")?;
         let refs = listed(references, "references")?;
         if purpose != Purpose::Pairwise && refs.is_empty() {
-            return Err(value_error("references must not be empty".into()));
+            return Err(empty("references"));
         }
         (vec![hyps], vec![refs])
     };
@@ -110,7 +105,7 @@ fn items<'py>(
     if purpose == Purpose::Pairwise {
         check_uniform(&refs, "references")?;
     } else if let Some(b) = refs.iter().position(|item| item.is_empty()) {
-        return Err(value_error(format!("references[{b}] must not be empty")));
+        return Err(empty(&format!("references[{b}]")));
     }
     Ok((hyps, refs))
 }

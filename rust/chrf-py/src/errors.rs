@@ -44,6 +44,16 @@ impl From<Error> for PyErr {
     }
 }
 
+/// A `ValueError` with `message`.
+pub fn value_error(message: String) -> Error {
+    Error(PyValueError::new_err(message))
+}
+
+/// The `ValueError` of an argument (or a batch item) named `name` that holds no text.
+pub fn empty(name: &str) -> Error {
+    value_error(format!("{name} must not be empty"))
+}
+
 /// `MemoryError` for `bytes` that could not be had.
 pub fn out_of_memory(bytes: usize) -> Error {
     ChrfError::OutOfMemory { bytes }.into()

@@ -3,12 +3,11 @@
 //! placeholders, and every text checked and named as the caller wrote it. What it returns is a
 //! [`Corpus`] the scorers take as it is.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
 use crate::corpus::{Corpus, Hole, Sources};
-use crate::errors::{Error, Result};
+use crate::errors::{empty, value_error, Result};
 use crate::listing::{is_text_like, listed};
 use crate::texts::{
     read_column, read_item, reserved, Column, Reading, Text, SIGNAL_CHECK_INTERVAL,
@@ -35,10 +34,6 @@ impl Layout {
     }
 }
 
-fn value_error(message: String) -> Error {
-    PyValueError::new_err(message).into()
-}
-
 /// Reads `hypotheses` and `references` into a `Corpus` (see [`read_corpus`]); `layout` is
 /// None, "streams" or "per_hypothesis", `lowercase` the settings' (Python's `str.lower`).
 #[pyfunction]
@@ -61,11 +56,11 @@ pub fn read_corpus(
 ) -> Result<Corpus> {
     let hyps = listed(hypotheses, "hypotheses")?;
     if hyps.is_empty() {
-        return Err(value_error("hypotheses must not be empty".into()));
+        return Err(empty("hypotheses"));
     }
     let refs = listed(references, "references")?;
     if refs.is_empty() {
-        return Err(value_error("references must not be empty".into()));
+        return Err(empty("references"));
     }
     if layout == Layout::PerHypothesis {
         return read_rows(&hyps, &refs, lowercase);

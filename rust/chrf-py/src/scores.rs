@@ -3,12 +3,11 @@
 
 use chrf_core::pool;
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
 use crate::config::Config;
-use crate::errors::Result;
+use crate::errors::{empty, value_error, Result};
 use crate::inputs::{read_corpus, Layout};
 use crate::listing::listed;
 use crate::runtime::{compute, numpy_ready};
@@ -63,7 +62,7 @@ pub fn sentence_score(
 ) -> Result<f64> {
     let references = listed(references, "references")?;
     if references.is_empty() {
-        return Err(PyValueError::new_err("references must not be empty").into());
+        return Err(empty("references"));
     }
     let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
     let (score, count) = match one_reference(&references, config)? {
@@ -107,9 +106,9 @@ fn present_references(references: &Bound<'_, PyList>, config: &Config) -> Result
         }
     }
     if present.is_empty() {
-        return Err(
-            PyValueError::new_err("references has no reference: every item is None").into(),
-        );
+        return Err(value_error(
+            "references has no reference: every item is None".into(),
+        ));
     }
     Ok(present)
 }
