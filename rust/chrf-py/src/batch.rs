@@ -18,10 +18,9 @@ use crate::texts::{read_column, Reading, Text};
 enum Purpose {
     /// Every item's matrix of the same shape.
     Pairwise,
-    /// Each item's hypotheses against its (non-empty) references.
+    /// Each item's hypotheses against its (non-empty) references: aggregation's, and MBR's
+    /// expected utility, whose pool is read as aggregation's references are.
     Aggregate,
-    /// As `Aggregate`.
-    ExpectedUtility,
 }
 
 /// Batch items of hypotheses and of references, read and checked.
@@ -44,8 +43,7 @@ pub fn read_batch(
 ) -> Result<Batch> {
     let purpose = match purpose {
         "pairwise" => Purpose::Pairwise,
-        "aggregate" => Purpose::Aggregate,
-        "expected_utility" => Purpose::ExpectedUtility,
+        "aggregate" | "expected_utility" => Purpose::Aggregate,
         other => return Err(value_error(format!("no batch is read for {other:?}"))),
     };
     let reading = Reading {
