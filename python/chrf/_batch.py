@@ -156,7 +156,7 @@ def aggregate_batched(
 
 def _batches(
     hypotheses: Iterable[Texts], references: Iterable[Texts], *, check_references: bool = True
-) -> tuple[list[list[object]], list[list[object]]]:
+) -> tuple[list[Sequence[object]], list[Sequence[object]]]:
     hyps = [
         as_list(item, f"hypotheses[{b}]")
         for b, item in enumerate(as_list(hypotheses, "hypotheses"))
@@ -173,7 +173,7 @@ def _batches(
     return hyps, refs
 
 
-def _check_uniform(batch: list[list[object]], name: str) -> None:
+def _check_uniform(batch: list[Sequence[object]], name: str) -> None:
     for b, item in enumerate(batch):
         if len(item) != len(batch[0]):
             raise ValueError(

@@ -1,7 +1,8 @@
 """Type stubs of the compiled module `chrf._chrf` (rust/chrf-py)."""
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import overload
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,11 +36,31 @@ class ExactComponents:
     score_text: str
     cross_checked: bool
 
+class ArrowColumn(Sequence[str]):
+    """A column of texts read from Arrow arrays in place; items are made on demand."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int, /) -> str: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> list[str]: ...
+    def __contains__(self, item: object, /) -> bool: ...
+
+class ArrowLists:
+    """The references of each hypothesis, read from a list<string> column as streams."""
+
+    streams: list[ArrowColumn]
+    def __len__(self) -> int: ...
+
+@overload
+def read_arrow(value: object, name: str, lists: Literal[False], /) -> ArrowColumn: ...
+@overload
+def read_arrow(value: object, name: str, lists: bool, /) -> ArrowColumn | ArrowLists: ...
 def corpus_statistics(
-    config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
+    config: Config, hypotheses: Sequence[object], references: list[Sequence[object]], nested: bool
 ) -> list[tuple[int, int, int]]: ...
 def segment_statistics(
-    config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
+    config: Config, hypotheses: Sequence[object], references: list[Sequence[object]], nested: bool
 ) -> NDArray[np.uint64]: ...
 def score_of(config: Config, counts: list[tuple[int, int, int]]) -> float: ...
 def components_of(config: Config, counts: list[tuple[int, int, int]]) -> ExactComponents: ...
@@ -54,24 +75,24 @@ def flat_sentence_scores(
     config: Config, hypotheses: object, references: object
 ) -> NDArray[np.float64] | None: ...
 def sentence_score_list(
-    config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
+    config: Config, hypotheses: Sequence[object], references: list[Sequence[object]], nested: bool
 ) -> list[float]: ...
 def sentence_scores(
-    config: Config, hypotheses: list[object], references: list[list[object]], nested: bool
+    config: Config, hypotheses: Sequence[object], references: list[Sequence[object]], nested: bool
 ) -> NDArray[np.float64]: ...
 def pairwise(
-    config: Config, hypotheses: list[list[object]], references: list[list[object]]
+    config: Config, hypotheses: list[Sequence[object]], references: list[Sequence[object]]
 ) -> NDArray[np.float64]: ...
 def aggregate(
     config: Config,
-    hypotheses: list[list[object]],
-    references: list[list[object]],
+    hypotheses: list[Sequence[object]],
+    references: list[Sequence[object]],
     weights: list[list[int] | None] | None,
 ) -> NDArray[np.float64]: ...
 def expected_utility(
     config: Config,
-    hypotheses: list[list[object]],
-    references: list[list[object]],
+    hypotheses: list[Sequence[object]],
+    references: list[Sequence[object]],
     weights: list[list[int] | None] | None,
     batched: bool,
 ) -> NDArray[np.float64]: ...
@@ -89,8 +110,8 @@ def randomization_scores(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
 def explain(
     config: Config,
-    hypotheses: list[object],
-    references: list[list[object]],
+    hypotheses: Sequence[object],
+    references: list[Sequence[object]],
     nested: bool,
     top: int | None,
 ) -> bytes: ...

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 from chrf import _chrf
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     import numpy as np
     from numpy.typing import NDArray
@@ -28,6 +28,11 @@ Counts = tuple[tuple[int, int, int], ...]
 NgramLists = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
 
 VERSION: str = _chrf.__version__
+
+#: Arrow string columns read in place (see ``chrf._arrow``).
+ArrowColumn = _chrf.ArrowColumn
+ArrowLists = _chrf.ArrowLists
+read_arrow = _chrf.read_arrow
 
 
 def config(settings: Settings) -> _chrf.Config:
@@ -52,7 +57,7 @@ Result = TypeVar("Result")
 
 
 def _of_corpus(
-    function: Callable[[_chrf.Config, list[object], list[list[object]], bool], Result],
+    function: Callable[[_chrf.Config, Sequence[object], list[Sequence[object]], bool], Result],
     settings: Settings,
     c: Corpus,
 ) -> Result:
@@ -111,15 +116,15 @@ def swapped_scores(
 
 
 def pairwise(
-    settings: Settings, hypotheses: list[list[object]], references: list[list[object]]
+    settings: Settings, hypotheses: list[Sequence[object]], references: list[Sequence[object]]
 ) -> NDArray[np.float64]:
     return _chrf.pairwise(config(settings), hypotheses, references)
 
 
 def aggregate(
     settings: Settings,
-    hypotheses: list[list[object]],
-    references: list[list[object]],
+    hypotheses: list[Sequence[object]],
+    references: list[Sequence[object]],
     weights: list[list[int] | None] | None,
 ) -> NDArray[np.float64]:
     return _chrf.aggregate(config(settings), hypotheses, references, weights)
@@ -127,8 +132,8 @@ def aggregate(
 
 def expected_utility(
     settings: Settings,
-    hypotheses: list[list[object]],
-    references: list[list[object]],
+    hypotheses: list[Sequence[object]],
+    references: list[Sequence[object]],
     weights: list[list[int] | None] | None,
     *,
     batched: bool,

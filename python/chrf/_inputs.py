@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import ItemsView, Iterable, KeysView, Mapping
+from collections.abc import ItemsView, Iterable, KeysView, Mapping, Sequence, Sized
 from collections.abc import Set as AbstractSet
 from typing import Literal, NamedTuple, TypeAlias
 
+from chrf._arrow import ArrowColumn, ArrowLists, column, column_or_lists, exports_arrow
 from chrf._messages import shown
 from chrf._numbers import is_bool
 
@@ -20,6 +21,8 @@ References: TypeAlias = Iterable[str] | Iterable[Iterable[str | None]]
 #: ("per_hypothesis", the layout of Hugging Face evaluate and torchmetrics).
 Layout: TypeAlias = Literal["streams", "per_hypothesis"]
 LAYOUTS = ("streams", "per_hypothesis")
+#: The texts of one argument as read: a list, or an Arrow string column read in place.
+Column: TypeAlias = Sequence[object]
 
 
 class Corpus(NamedTuple):
@@ -32,8 +35,8 @@ class Corpus(NamedTuple):
     quarter of a one-sentence call.
     """
 
-    hypotheses: list[object]
-    streams: list[list[object]]
+    hypotheses: Column
+    streams: list[Column]
     nested: bool
 
 
@@ -42,11 +45,14 @@ class Corpus(NamedTuple):
 UNORDERED = (AbstractSet, Mapping, KeysView, ItemsView)
 
 
-def as_list(value: object, name: str) -> list[object]:
+def as_list(value: object, name: str) -> Column:
     """The items of a sequence argument; a lone string is refused, not split into characters,
-    and so is an unordered collection (a set, a mapping, a dict's keys)."""
+    and so is an unordered collection (a set, a mapping, a dict's keys). An Arrow string
+    column is read in place (see ``chrf._arrow``)."""
     if type(value) is list:
         return value
+    if exports_arrow(value):
+        return column(value, name)
     if (
         isinstance(value, (str, bytes))
         or not isinstance(value, Iterable)
@@ -89,9 +95,15 @@ def corpus(hypotheses: object, references: object, layout: object = None) -> Cor
     hyps = as_list(hypotheses, "hypotheses")
     if not hyps:
         raise ValueError("hypotheses must not be empty")
-    refs = as_list(references, "references")
+    refs = (
+        column_or_lists(references, "references")
+        if exports_arrow(references)
+        else as_list(references, "references")
+    )
     if not refs:
         raise ValueError("references must not be empty")
+    if isinstance(refs, ArrowLists | ArrowColumn):
+        return _arrow_references(hyps, refs, layout)
     first = refs[0]
     if layout == "per_hypothesis":
         return _per_hypothesis(hyps, refs)
@@ -106,7 +118,26 @@ def corpus(hypotheses: object, references: object, layout: object = None) -> Cor
     return Corpus._make((hyps, streams, True))
 
 
-def _refuse_ambiguous(streams: list[list[object]], segments: int) -> None:
+def _arrow_references(hyps: Column, refs: ArrowLists | ArrowColumn, layout: object) -> Corpus:
+    """An Arrow column of references: one per hypothesis (a string column), or the references
+    of each hypothesis (a list<string> column, read into streams by the core)."""
+    if isinstance(refs, ArrowColumn):
+        if layout == "per_hypothesis":
+            # One reference per hypothesis either way; the core names a row by the caller's index.
+            _per_hypothesis_length(refs, hyps)
+        else:
+            _check_length(refs, "references", len(hyps))
+        return Corpus._make((hyps, [refs], False))
+    if layout == "streams":
+        raise ValueError(
+            "references is an Arrow column of lists, the references of each hypothesis: pass "
+            "layout='per_hypothesis' or None, or reference streams as a list of string columns"
+        )
+    _per_hypothesis_length(refs, hyps)
+    return Corpus(hyps, [*refs.streams], nested=True)
+
+
+def _refuse_ambiguous(streams: list[Sequence[object]], segments: int) -> None:
     if segments >= 2 and len(streams) == segments and all(len(s) == segments for s in streams):
         raise ValueError(
             f"references is ambiguous: {segments} lists of {segments} references for "
@@ -117,23 +148,27 @@ def _refuse_ambiguous(streams: list[list[object]], segments: int) -> None:
         )
 
 
-def _per_hypothesis(hyps: list[object], refs: list[object]) -> Corpus:
+def _per_hypothesis(hyps: Sequence[object], refs: Sequence[object]) -> Corpus:
     """Transposes per-hypothesis references into streams, checking items in Python so that
     errors name ``references[i][k]`` as the caller wrote it."""
-    if len(refs) != len(hyps):
-        raise ValueError(
-            f"references has {len(refs)} items but hypotheses has {len(hyps)}; with "
-            "layout='per_hypothesis', references[i] holds the references of hypothesis i"
-        )
+    _per_hypothesis_length(refs, hyps)
     rows = [_references_of(item, i) for i, item in enumerate(refs)]
     width = max(len(row) for row in rows)
-    streams: list[list[object]] = [
+    streams: list[Sequence[object]] = [
         [row[k] if k < len(row) else row[0] for row in rows] for k in range(width)
     ]
     return Corpus(hyps, streams, nested=True)
 
 
-def _references_of(item: object, i: int) -> list[object]:
+def _per_hypothesis_length(refs: Sized, hyps: Sized) -> None:
+    if len(refs) != len(hyps):
+        raise ValueError(
+            f"references has {len(refs)} items but hypotheses has {len(hyps)}; with "
+            "layout='per_hypothesis', references[i] holds the references of hypothesis i"
+        )
+
+
+def _references_of(item: object, i: int) -> Sequence[object]:
     """The references of hypothesis i, placeholders dropped: a str is one reference."""
     if isinstance(item, str):
         return [_valid_text(item, f"references[{i}]")]
@@ -175,7 +210,7 @@ def placeholders_filled(c: Corpus) -> Corpus | None:
     if not holes or len(streams) == 1:
         # One stream has no other reference to stand in: its None is a TypeError naming it.
         return None
-    filled = [list(stream) if k in holes else stream for k, stream in enumerate(streams)]
+    copies = {k: list(streams[k]) for k in holes}
     for i in sorted({i for k in holes for i, text in enumerate(streams[k]) if text is None}):
         k = next((k for k, stream in enumerate(streams) if stream[i] is not None), None)
         if k is None:
@@ -184,13 +219,14 @@ def placeholders_filled(c: Corpus) -> Corpus | None:
             )
         # Checked here: the copy may land in an earlier stream, which is read first.
         present = _valid_text(streams[k][i], f"references[{k}][{i}]")
-        for stream in filled:
-            if stream[i] is None:
-                stream[i] = present
+        for copy in copies.values():
+            if copy[i] is None:
+                copy[i] = present
+    filled = [copies.get(k, stream) for k, stream in enumerate(streams)]
     return Corpus(c.hypotheses, filled, nested=True)
 
 
-def present_references(references: list[object]) -> list[object] | None:
+def present_references(references: Sequence[object]) -> list[object] | None:
     """One segment's references without sacreBLEU's ``None`` placeholders (each checked, and
     named by its index in ``references``), or None if there is no placeholder to drop."""
     if None not in references:
@@ -205,7 +241,7 @@ def present_references(references: list[object]) -> list[object] | None:
     return present
 
 
-def reference_count(streams: list[list[object]]) -> int:
+def reference_count(streams: list[Sequence[object]]) -> int:
     """sacreBLEU's ``num_refs``: the number of references every segment has, placeholders not
     counted, or -1 when it varies (the signature's ``nrefs:var``)."""
     if len(streams) == 1 or not any(None in stream for stream in streams):
@@ -214,12 +250,14 @@ def reference_count(streams: list[list[object]]) -> int:
     return counts.pop() if len(counts) == 1 else -1
 
 
-def first_present(streams: list[list[object]], i: int) -> int:
+def first_present(streams: list[Sequence[object]], i: int) -> int:
     """The first stream holding a reference for segment i (placeholders filled with it)."""
     return next((k for k, stream in enumerate(streams) if stream[i] is not None), 0)
 
 
-def _check_length(stream: list[object], name: str, expected: int, *, hint: bool = False) -> None:
+def _check_length(
+    stream: Sequence[object], name: str, expected: int, *, hint: bool = False
+) -> None:
     if len(stream) != expected:
         advice = (
             "; if references[i] holds the references of hypothesis i, pass layout='per_hypothesis'"

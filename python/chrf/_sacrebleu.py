@@ -223,7 +223,7 @@ class CHRF:
         self.num_refs: int | None = None
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
-        self._ref_cache: list[list[object]] | None = None
+        self._ref_cache: list[Sequence[object]] | None = None
         if references is not None:
             self._ref_cache = self._streams(references)
 
@@ -241,7 +241,7 @@ class CHRF:
             count_hyp_without_ref=settings.count_hyp_without_ref,
         )
 
-    def _streams(self, references: References) -> list[list[object]]:
+    def _streams(self, references: References) -> list[Sequence[object]]:
         refs = as_list(references, "references")
         if refs and isinstance(refs[0], str):
             streams = [refs]
@@ -291,8 +291,10 @@ class CHRF:
         try:
             value = sentence_score(compiled, hypothesis, refs)
             if value is None:
-                refs = as_list(references, "references")
-                value = sentence_score(compiled, hypothesis, refs)
+                # A list for the core even from an Arrow column: one segment's references.
+                listed = list(as_list(references, "references"))
+                refs = listed
+                value = sentence_score(compiled, hypothesis, listed)
         except TypeError:
             # sacreBLEU drops its None placeholders; they are looked for only once the core met
             # a non-str, so that a call without them never scans for them.

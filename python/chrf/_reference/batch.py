@@ -4,7 +4,7 @@ Fractions. Arguments are read as the public functions read them (`chrf._batch`'s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -60,7 +60,7 @@ def pairwise_batched(
 
 
 def _pairwise(
-    settings: Settings, hyps: list[list[object]], refs: list[list[object]], names: Namer
+    settings: Settings, hyps: list[Sequence[object]], refs: list[Sequence[object]], names: Namer
 ) -> NDArray[np.float64]:
     hyp_texts, ref_texts = _texts(hyps, refs, names)
     shape = (len(hyps), len(hyps[0]) if hyps else 0, len(refs[0]) if refs else 0)
@@ -101,8 +101,8 @@ def aggregate_batched(
 
 def _aggregate(
     settings: Settings,
-    hyps: list[list[object]],
-    refs: list[list[object]],
+    hyps: list[Sequence[object]],
+    refs: list[Sequence[object]],
     weights: list[list[int] | None],
     names: Namer,
 ) -> NDArray[np.float64]:
@@ -142,8 +142,8 @@ def expected_utility_batched(
 
 def _expected(
     settings: Settings,
-    hyps: list[list[object]],
-    refs: list[list[object]],
+    hyps: list[Sequence[object]],
+    refs: list[Sequence[object]],
     weights: list[list[int] | None],
     names: Namer,
 ) -> NDArray[np.float64]:
@@ -162,7 +162,7 @@ def _expected(
 
 def _pool(
     hypotheses: object, references: object, weights: object
-) -> tuple[list[object], list[object], list[int] | None]:
+) -> tuple[Sequence[object], Sequence[object], list[int] | None]:
     """An unbatched call's arguments: hypotheses, references (not empty) and scaled weights."""
     hyps = as_list(hypotheses, "hypotheses")
     refs = as_list(references, "references")
@@ -174,7 +174,7 @@ def _pool(
 
 def _pools(
     hypotheses: Iterable[Texts], references: Iterable[Texts], weights: object
-) -> tuple[list[list[object]], list[list[object]], list[list[int] | None]]:
+) -> tuple[list[Sequence[object]], list[Sequence[object]], list[list[int] | None]]:
     """A batched call's arguments: per item, hypotheses, references (not empty) and weights."""
     hyps, refs = _batches(hypotheses, references, check_references=False)
     for b, item in enumerate(refs):
@@ -193,7 +193,7 @@ def _pools(
 
 
 def _texts(
-    hyps: list[list[object]], refs: list[list[object]], names: Namer
+    hyps: list[Sequence[object]], refs: list[Sequence[object]], names: Namer
 ) -> tuple[list[list[str]], list[list[str]]]:
     """Every batch item's texts checked, the hypotheses of every item first."""
     return (

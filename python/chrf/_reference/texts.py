@@ -5,7 +5,7 @@ segment without any reference refused). Reading is not arithmetic: it is shared,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from chrf._inputs import Corpus, _valid_text
 
@@ -36,7 +36,7 @@ def segments_of(c: Corpus) -> list[Segment]:
 
 
 def texts_of(
-    items: list[object], name: Callable[[int], str], *, skip_none: bool = False
+    items: Sequence[object], name: Callable[[int], str], *, skip_none: bool = False
 ) -> list[str | None]:
     """Each item checked as a text named `name(i)`; None kept as None under `skip_none`."""
     return [
@@ -45,7 +45,7 @@ def texts_of(
     ]
 
 
-def strings(items: list[object], name: Callable[[int], str]) -> list[str]:
+def strings(items: Sequence[object], name: Callable[[int], str]) -> list[str]:
     """Each item checked as a text named `name(i)`."""
     return [_valid_text(item, name(i)) for i, item in enumerate(items)]
 

@@ -4,6 +4,7 @@
 //! argument and the segment index), Rust results to Python objects. The arithmetic lives in
 //! `chrf-core`; argument defaults and documentation live in `python/chrf`.
 
+mod arrow;
 mod files;
 mod texts;
 
@@ -23,17 +24,16 @@ use numpy::{
     PyReadonlyArray3,
 };
 use pyo3::exceptions::{
-    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
+    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyList, PyString};
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use texts::{read_batches, read_one, read_texts, Texts};
+use texts::{read_batches, read_one, read_texts, Text, Texts};
 
 /// The attributes of a `chrf.Settings` that the core needs, read from the object itself: the
 /// settings are spelled out once, in python/chrf/_settings.py, and validated there.
@@ -293,7 +293,7 @@ fn statistics_of_texts(py: Python<'_>, config: &Config, texts: &Texts) -> PyResu
 fn corpus_statistics(
     py: Python<'_>,
     config: &Config,
-    hypotheses: &Bound<'_, PyList>,
+    hypotheses: &Bound<'_, PyAny>,
     references: &Bound<'_, PyList>,
     nested: bool,
 ) -> PyResult<Vec<Counts>> {
@@ -306,7 +306,7 @@ fn corpus_statistics(
 fn segment_statistics<'py>(
     py: Python<'py>,
     config: &Config,
-    hypotheses: &Bound<'py, PyList>,
+    hypotheses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyList>,
     nested: bool,
 ) -> PyResult<Bound<'py, PyArray3<u64>>> {
@@ -332,7 +332,7 @@ fn segment_statistics<'py>(
 fn sentence_scores<'py>(
     py: Python<'py>,
     config: &Config,
-    hypotheses: &Bound<'py, PyList>,
+    hypotheses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyList>,
     nested: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
@@ -373,8 +373,8 @@ fn flat_sentence_scores<'py>(
         return Ok(Some(PyArray1::from_slice(py, &[score])));
     }
     let texts = Texts {
-        hypotheses: read_texts(hyps, "hypotheses", config.lowercase)?,
-        references: vec![read_texts(refs, "references", config.lowercase)?],
+        hypotheses: read_texts(hyps.as_any(), "hypotheses", config.lowercase)?,
+        references: vec![read_texts(refs.as_any(), "references", config.lowercase)?],
     };
     scores_array(py, config, &texts).map(Some)
 }
@@ -414,7 +414,7 @@ fn sentence_score(
         let reference = read_one(&references.get_item(0)?, "references[0]", config.lowercase)?;
         return pair_score(py, config, &hypothesis, &[reference]).map(Some);
     }
-    let references = read_texts(references, "references", config.lowercase)?;
+    let references = read_texts(references.as_any(), "references", config.lowercase)?;
     pair_score(py, config, &hypothesis, &references).map(Some)
 }
 
@@ -423,14 +423,15 @@ fn sentence_score(
 fn pair_score(
     py: Python<'_>,
     config: &Config,
-    hypothesis: &str,
-    references: &[PyBackedStr],
+    hypothesis: &Text,
+    references: &[Text],
 ) -> PyResult<f64> {
-    let bytes = references
-        .iter()
-        .fold(hypothesis.len(), |sum, text| sum.saturating_add(text.len()));
+    let hypothesis = hypothesis.as_ref();
+    let bytes = references.iter().fold(hypothesis.len(), |sum, text| {
+        sum.saturating_add(text.as_ref().len())
+    });
     compute(py, bytes <= pool::INLINE_BYTES, |_| {
-        let references = references.iter().map(|text| &**text);
+        let references = references.iter().map(AsRef::as_ref);
         chrf_core::segment_score(hypothesis, references, &config.settings)
     })
 }
@@ -441,7 +442,7 @@ fn pair_score(
 fn sentence_score_list(
     py: Python<'_>,
     config: &Config,
-    hypotheses: &Bound<'_, PyList>,
+    hypotheses: &Bound<'_, PyAny>,
     references: &Bound<'_, PyList>,
     nested: bool,
 ) -> PyResult<Vec<f64>> {
@@ -463,7 +464,7 @@ fn sentence_score_list(
 fn explain<'py>(
     py: Python<'py>,
     config: &Config,
-    hypotheses: &Bound<'py, PyList>,
+    hypotheses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyList>,
     nested: bool,
     top: Option<usize>,
@@ -681,15 +682,11 @@ fn read_items(
     name: &str,
     batched: bool,
     lowercase: bool,
-) -> PyResult<Vec<Vec<PyBackedStr>>> {
+) -> PyResult<Vec<Vec<Text>>> {
     if batched || lists.len() != 1 {
         return read_batches(lists, name, lowercase);
     }
-    let item = lists.get_item(0)?;
-    let list = item
-        .cast_exact::<PyList>()
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be a list of str")))?;
-    Ok(vec![read_texts(list, name, lowercase)?])
+    Ok(vec![read_texts(&lists.get_item(0)?, name, lowercase)?])
 }
 
 /// `len` zeros, allocated fallibly: a matrix too large for memory is a `MemoryError`.
@@ -904,6 +901,9 @@ mod _chrf {
         segment_statistics, sentence_score, sentence_score_list, sentence_scores, set_thread_count,
         swapped_scores, thread_count, Config, ExactComponents, ExactOrder,
     };
+
+    #[pymodule_export]
+    use super::arrow::{read_arrow, ArrowColumn, ArrowLists};
 
     #[pymodule_export]
     use super::files::AlignedFiles;

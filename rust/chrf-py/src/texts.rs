@@ -6,19 +6,36 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
+use crate::arrow::ArrowColumn;
 use crate::to_py_err;
 
-/// Texts read out of Python strings, kept alive by the strings themselves (no copy for ASCII).
+/// One text: a Python string's UTF-8 (no copy for ASCII), or a row of an Arrow column read in
+/// place (see [`crate::arrow`]); either keeps its owner alive.
+pub enum Text {
+    Python(PyBackedStr),
+    Arrow(crate::arrow::ArrowText),
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        match self {
+            Self::Python(text) => text,
+            Self::Arrow(text) => text.as_ref(),
+        }
+    }
+}
+
+/// Texts read out of Python strings or Arrow columns.
 pub struct Texts {
-    pub hypotheses: Vec<PyBackedStr>,
-    pub references: Vec<Vec<PyBackedStr>>,
+    pub hypotheses: Vec<Text>,
+    pub references: Vec<Vec<Text>>,
 }
 
 impl Texts {
     /// Reads `hypotheses` (a list) and `references` (a list of reference streams, each a list).
     /// `nested` says whether the caller passed streams, so that errors name what the caller wrote.
     pub fn read(
-        hypotheses: &Bound<'_, PyList>,
+        hypotheses: &Bound<'_, PyAny>,
         references: &Bound<'_, PyList>,
         nested: bool,
         lowercase: bool,
@@ -28,10 +45,8 @@ impl Texts {
             .iter()
             .enumerate()
             .map(|(k, stream)| {
-                let stream = stream.cast_into::<PyList>().map_err(|_| {
-                    PyTypeError::new_err(format!("references[{k}] must be a list of str"))
-                })?;
-                read_list(&stream, lowercase, |i| {
+                let stream = column(&stream, || format!("references[{k}]"))?;
+                read_column(&stream, lowercase, |i| {
                     if nested {
                         format!("references[{k}][{i}]")
                     } else {
@@ -46,18 +61,78 @@ impl Texts {
         })
     }
 
-    pub fn corpus(&self) -> PyResult<Corpus<'_, PyBackedStr>> {
+    pub fn corpus(&self) -> PyResult<Corpus<'_, Text>> {
         Corpus::new(&self.hypotheses, &self.references).map_err(to_py_err)
     }
 }
 
-/// A list of texts; errors name item i as `name[i]`.
-pub fn read_texts(
-    list: &Bound<'_, PyList>,
-    name: &str,
+/// A list of texts, or an Arrow column; errors name item i as `name[i]`.
+pub fn read_texts(texts: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<Vec<Text>> {
+    let texts = column(texts, || name.to_string())?;
+    read_column(&texts, lowercase, |i| format!("{name}[{i}]"))
+}
+
+/// A column of texts as the caller passed it: a list of str, or a column read from Arrow.
+enum Column<'a, 'py> {
+    List(Bound<'py, PyList>),
+    Arrow(PyRef<'a, ArrowColumn>),
+}
+
+fn column<'a, 'py>(
+    texts: &'a Bound<'py, PyAny>,
+    name: impl Fn() -> String,
+) -> PyResult<Column<'a, 'py>> {
+    if let Ok(list) = texts.cast::<PyList>() {
+        return Ok(Column::List(list.clone()));
+    }
+    texts
+        .cast::<ArrowColumn>()
+        .map(|arrow| Column::Arrow(arrow.borrow()))
+        .map_err(|_| PyTypeError::new_err(format!("{} must be a list of str", name())))
+}
+
+fn read_column(
+    texts: &Column<'_, '_>,
     lowercase: bool,
-) -> PyResult<Vec<PyBackedStr>> {
-    read_list(list, lowercase, |i| format!("{name}[{i}]"))
+    name: impl Fn(usize) -> String,
+) -> PyResult<Vec<Text>> {
+    match texts {
+        Column::List(list) => read_list(list, lowercase, name),
+        Column::Arrow(column) => read_arrow_column(column, lowercase),
+    }
+}
+
+/// The rows of an Arrow column, checked when it was read. Lowercased through Python's own
+/// str.lower(), as a list's texts are: its Unicode tables are the ones sacreBLEU's numbers use.
+fn read_arrow_column(column: &ArrowColumn, lowercase: bool) -> PyResult<Vec<Text>> {
+    let rows = column.texts();
+    let mut texts = reserved(rows.len())?;
+    if !lowercase {
+        texts.extend(rows.iter().cloned().map(Text::Arrow));
+        return Ok(texts);
+    }
+    Python::attach(|py| {
+        for (i, row) in rows.iter().enumerate() {
+            if i % SIGNAL_CHECK_INTERVAL == 0 {
+                py.check_signals()?;
+            }
+            let lowered = PyString::new(py, row.as_ref())
+                .call_method0(pyo3::intern!(py, "lower"))?
+                .cast_into::<PyString>()?;
+            texts.push(Text::Python(PyBackedStr::try_from(lowered)?));
+        }
+        Ok(texts)
+    })
+}
+
+fn reserved(len: usize) -> PyResult<Vec<Text>> {
+    let mut texts = Vec::new();
+    texts.try_reserve_exact(len).map_err(|_| {
+        to_py_err(ChrfError::OutOfMemory {
+            bytes: len.saturating_mul(std::mem::size_of::<Text>()),
+        })
+    })?;
+    Ok(texts)
 }
 
 /// A list of lists of texts; errors name item i of list b as `name[b][i]`.
@@ -65,22 +140,22 @@ pub fn read_batches(
     lists: &Bound<'_, PyList>,
     name: &str,
     lowercase: bool,
-) -> PyResult<Vec<Vec<PyBackedStr>>> {
+) -> PyResult<Vec<Vec<Text>>> {
     lists
         .iter()
         .enumerate()
         .map(|(b, list)| {
-            let list = list
-                .cast_into::<PyList>()
-                .map_err(|_| PyTypeError::new_err(format!("{name}[{b}] must be a list of str")))?;
-            read_list(&list, lowercase, |i| format!("{name}[{b}][{i}]"))
+            let list = column(&list, || format!("{name}[{b}]"))?;
+            read_column(&list, lowercase, |i| format!("{name}[{b}][{i}]"))
         })
         .collect()
 }
 
 /// One text; errors name it `name`.
-pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<PyBackedStr> {
-    read_text(item.clone(), lowercase).map_err(|e| e.named(name))
+pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<Text> {
+    read_text(item.clone(), lowercase)
+        .map(Text::Python)
+        .map_err(|e| e.named(name))
 }
 
 /// Texts read between two checks for Ctrl-C: a few milliseconds of work.
@@ -90,21 +165,16 @@ fn read_list(
     list: &Bound<'_, PyList>,
     lowercase: bool,
     name: impl Fn(usize) -> String,
-) -> PyResult<Vec<PyBackedStr>> {
-    let mut texts = Vec::new();
-    texts.try_reserve_exact(list.len()).map_err(|_| {
-        to_py_err(ChrfError::OutOfMemory {
-            bytes: list
-                .len()
-                .saturating_mul(std::mem::size_of::<PyBackedStr>()),
-        })
-    })?;
+) -> PyResult<Vec<Text>> {
+    let mut texts = reserved(list.len())?;
     for (i, item) in list.iter().enumerate() {
         if i % SIGNAL_CHECK_INTERVAL == 0 {
             // Reading millions of texts takes seconds: Ctrl-C must not wait for its end.
             list.py().check_signals()?;
         }
-        texts.push(read_text(item, lowercase).map_err(|e| e.named(&name(i)))?);
+        texts.push(Text::Python(
+            read_text(item, lowercase).map_err(|e| e.named(&name(i)))?,
+        ));
     }
     Ok(texts)
 }
