@@ -88,7 +88,8 @@ def confidence_score(
     result = metric.corpus_score(
         c.hypotheses, c.references, n_bootstrap=options.confidence_n, progress=not options.quiet
     )
-    return result, statistics(c.hypotheses, c.references, **options.settings.options())
+    keywords = options.settings.options()
+    return result, statistics(c.hypotheses, c.references, layout="streams", **keywords)
 
 
 def streamed_statistics(settings: Settings, system: System, refs: References) -> Statistics:
@@ -105,7 +106,10 @@ def statistics_chunks(settings: Settings, system: System, refs: References) -> I
     paths = native_paths(system, refs, settings.lowercase)
     if paths is None:
         for chunk in aligned_chunks(system, refs):
-            yield statistics(chunk.hypotheses, chunk.references, **settings.options())
+            # Streams whatever their shape: a chunk of n segments with n references is no guess.
+            yield statistics(
+                chunk.hypotheses, chunk.references, layout="streams", **settings.options()
+            )
         return
     from chrf._core import files_statistics
 

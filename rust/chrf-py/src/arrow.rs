@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{
-    Array, ArrayRef, GenericListArray, LargeStringArray, OffsetSizeTrait, StringArray,
-    StringViewArray,
+    Array, ArrayRef, GenericListArray, GenericStringArray, LargeStringArray, OffsetSizeTrait,
+    StringArray, StringViewArray,
 };
 use arrow_schema::DataType;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -236,15 +236,50 @@ fn column(arrays: &[ArrayRef], name: &str) -> PyResult<ArrowColumn> {
 }
 
 fn checked_chunk(array: &dyn Array, name: &str) -> PyResult<Chunk> {
-    array.to_data().validate_full().map_err(|error| {
-        PyValueError::new_err(format!("{name} is not valid Arrow data: {error}"))
-    })?;
-    Chunk::of(array).ok_or_else(|| {
+    let chunk = Chunk::of(array).ok_or_else(|| {
         PyTypeError::new_err(format!(
             "{name} must be an Arrow column of strings, not {}",
             type_name(array.data_type())
         ))
-    })
+    })?;
+    let checked = match &chunk {
+        Chunk::Utf8(strings) => check_offsets(strings),
+        Chunk::LargeUtf8(strings) => check_offsets(strings),
+        Chunk::View(strings) => strings
+            .to_data()
+            .validate_full()
+            .map_err(|error| error.to_string()),
+    };
+    checked.map_err(|error| {
+        PyValueError::new_err(format!("{name} is not valid Arrow data: {error}"))
+    })?;
+    Ok(chunk)
+}
+
+/// Checks what reading the rows of `strings` relies on, as arrow's `validate_full` does but
+/// over the rows' own bytes only (a slice of a large array is not checked whole, once per
+/// slice): offsets in order and within the values, every row valid UTF-8. A producer across
+/// the C interface can hand over any bytes.
+fn check_offsets<O: OffsetSizeTrait>(strings: &GenericStringArray<O>) -> Result<(), String> {
+    let offsets = strings.value_offsets();
+    let values = strings.values().as_slice();
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return Ok(());
+    };
+    let outside = "offsets outside the values";
+    let (base, last) = first.to_usize().zip(last.to_usize()).ok_or(outside)?;
+    let text = values.get(base..last).ok_or(outside)?;
+    // SIMD validation: std's goes byte by byte through non-ASCII text, and every row of every
+    // call is validated, so its speed is most of the Arrow path's own cost.
+    let text = simdutf8::basic::from_utf8(text).map_err(|_| "invalid UTF-8".to_string())?;
+    for pair in offsets.windows(2) {
+        let in_order = pair[0] <= pair[1];
+        let end = pair[1].to_usize().and_then(|end| end.checked_sub(base));
+        if !in_order || !end.is_some_and(|end| text.is_char_boundary(end)) {
+            return Err("offsets out of order, or inside a character".into());
+        }
+    }
+    Ok(())
 }
 
 fn first_null(array: &dyn Array) -> Option<usize> {
@@ -252,6 +287,12 @@ fn first_null(array: &dyn Array) -> Option<usize> {
         return None;
     }
     (0..array.len()).find(|&row| array.is_null(row))
+}
+
+fn invalid(name: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "{name} is not valid Arrow data: list offsets out of bounds"
+    ))
 }
 
 fn null_error(name: &str, row: usize) -> PyErr {
@@ -274,9 +315,6 @@ fn list_column(py: Python<'_>, arrays: &[ArrayRef], name: &str) -> PyResult<Arro
     let rows = arrays.iter().map(|a| a.len()).sum::<usize>();
     let mut per_row: Vec<Vec<ArrowText>> = reserved(rows)?;
     for array in arrays {
-        array.to_data().validate_full().map_err(|error| {
-            PyValueError::new_err(format!("{name} is not valid Arrow data: {error}"))
-        })?;
         let first_row = per_row.len();
         if let Some(lists) = array.as_list_opt::<i32>() {
             read_lists(lists, name, first_row, &mut per_row)?;
@@ -312,13 +350,18 @@ fn read_lists<O: OffsetSizeTrait>(
     per_row: &mut Vec<Vec<ArrowText>>,
 ) -> PyResult<()> {
     let values = Arc::new(checked_chunk(lists.values().as_ref(), name)?);
-    let offsets = lists.value_offsets();
-    for (row, bounds) in offsets.windows(2).enumerate() {
+    let items = values.array().len();
+    for (row, bounds) in lists.value_offsets().windows(2).enumerate() {
         let i = first_row + row;
         if lists.is_null(row) {
             return Err(null_error(name, i));
         }
-        let (start, end) = (bounds[0].as_usize(), bounds[1].as_usize());
+        let (Some(start), Some(end)) = (bounds[0].to_usize(), bounds[1].to_usize()) else {
+            return Err(invalid(name));
+        };
+        if start > end || end > items {
+            return Err(invalid(name));
+        }
         let present: Vec<ArrowText> = (start..end)
             .filter(|&j| !values.array().is_null(j))
             .map(|j| ArrowText {
