@@ -130,6 +130,35 @@ def test_several_reference_columns_are_streams(make: Maker, options: dict[str, A
     )
 
 
+class StreamExporter:
+    """An object that exports a column as an Arrow stream and nothing else (not iterable)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._column = pa.chunked_array([texts[:2], texts[2:]], type=pa.string())
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        return self._column.__arrow_c_stream__(requested_schema)
+
+
+class ArrayExporter:
+    """An object that exports a column as one Arrow array and nothing else."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._array = pa.array(texts, type=pa.large_string())
+
+    def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]:
+        return self._array.__arrow_c_array__(requested_schema)
+
+
+@pytest.mark.parametrize("exporter", [StreamExporter, ArrayExporter])
+def test_any_capsule_exporter_is_a_column(exporter: type) -> None:
+    hyps, refs, second = exporter(HYPOTHESES), exporter(REFERENCES), exporter(SECOND)
+    assert chrf.score(hyps, refs) == chrf.score(HYPOTHESES, REFERENCES)
+    streams = [REFERENCES, SECOND]
+    assert chrf.score(hyps, [refs, second]) == chrf.score(HYPOTHESES, streams)
+    same(chrf.pairwise(hyps, refs), chrf.pairwise(HYPOTHESES, REFERENCES))
+
+
 def test_arrow_and_list_columns_mix() -> None:
     assert chrf.score(pa.array(HYPOTHESES), REFERENCES) == chrf.score(HYPOTHESES, REFERENCES)
     assert chrf.score(HYPOTHESES, pl.Series(REFERENCES)) == chrf.score(HYPOTHESES, REFERENCES)

@@ -126,7 +126,9 @@ def corpus(hypotheses: object, references: object, layout: object = None) -> Cor
     first = refs[0]
     if layout == "per_hypothesis":
         return _per_hypothesis(hyps, refs)
-    if isinstance(first, (str, bytes)) or not isinstance(first, Iterable):
+    if isinstance(first, (str, bytes)) or (
+        not isinstance(first, Iterable) and not exports_arrow(first)
+    ):
         _check_length(refs, "references", len(hyps))
         return Corpus._make((hyps, [refs], False))  # _make: a quarter of the cost of Corpus()
     streams = [as_list(stream, f"references[{k}]") for k, stream in enumerate(refs)]
