@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 import subprocess
 import sys
 from collections.abc import Callable
@@ -359,4 +360,66 @@ def test_arrow_equals_lists_on_random_texts(
     )
     assert chrf.statistics(make(hyps), make(refs), **options) == chrf.statistics(
         hyps, refs, **options
+    )
+
+
+def offsets_array(offsets: list[int], values: bytes, *, large: bool = False) -> pa.Array:
+    """A string array made from raw buffers, which pyarrow checks for structure only."""
+    kind, width = (pa.large_string(), "<q") if large else (pa.string(), "<i")
+    raw = b"".join(struct.pack(width, offset) for offset in offsets)
+    return pa.Array.from_buffers(
+        kind, len(offsets) - 1, [None, pa.py_buffer(raw), pa.py_buffer(values)]
+    )
+
+
+def view(text: bytes, buffer: int = 0, offset: int = 0) -> bytes:
+    """One string_view view: inline up to 12 bytes, else prefix, buffer index and offset."""
+    if len(text) <= 12:
+        return struct.pack("<i", len(text)) + text.ljust(12, b"\0")
+    return struct.pack("<i4sii", len(text), text[:4], buffer, offset)
+
+
+def views_array(views: list[bytes], data: bytes) -> pa.Array:
+    buffers = [None, pa.py_buffer(b"".join(views)), pa.py_buffer(data)]
+    return pa.Array.from_buffers(pa.string_view(), len(views), buffers)
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        pytest.param(lambda: offsets_array([0, 2, 4], b"ab\xff\xfe"), id="invalid UTF-8"),
+        pytest.param(lambda: offsets_array([0, 3, 2], b"abc"), id="offsets out of order"),
+        pytest.param(lambda: offsets_array([0, 1, 3], "éa".encode()), id="inside a character"),
+        pytest.param(lambda: offsets_array([0, 2, 4], b"ab\xffd", large=True), id="large_string"),
+        pytest.param(lambda: views_array([view(b"ok"), view(b"\xff")], b""), id="inline view"),
+        pytest.param(
+            lambda: views_array([view(b"a" * 20, 0, 10)], b"a" * 25), id="view past its buffer"
+        ),
+        pytest.param(
+            lambda: views_array([view(b"a" * 20, 1, 0)], b"a" * 25), id="view of no buffer"
+        ),
+        pytest.param(
+            lambda: views_array([view(b"\xff" * 13)], b"\xff" * 13), id="view of invalid UTF-8"
+        ),
+        pytest.param(
+            lambda: views_array([view("é".encode() * 7, 0, 1)], "é".encode() * 8),
+            id="view splitting a character",
+        ),
+    ],
+)
+def test_invalid_arrow_data_is_refused(column: Callable[[], pa.Array]) -> None:
+    """A producer can hand over any bytes: the core reads none it has not checked."""
+    array = column()
+    with pytest.raises(ValueError, match=r"^hypotheses is not valid Arrow data: "):
+        chrf.score(array, ["x"] * len(array))
+
+
+def test_only_the_rows_bytes_are_checked() -> None:
+    """Bytes outside the rows (before a slice, between views) may be anything."""
+    sliced = offsets_array([0, 2, 4, 6], b"\xff\xfeabcd").slice(1)
+    assert chrf.score(sliced, ["ab", "cd"]) == chrf.score(["ab", "cd"], ["ab", "cd"])
+    data = b"\xff" + "Grüße aus Zürich".encode() + b"\xfe"
+    views = views_array([view("Grüße aus Zürich".encode(), 0, 1), view(b"short")], data)
+    assert chrf.sentence_scores(views, ["Grüße", "short"]).tolist() == (
+        chrf.sentence_scores(["Grüße aus Zürich", "short"], ["Grüße", "short"]).tolist()
     )

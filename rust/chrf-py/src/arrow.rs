@@ -245,10 +245,7 @@ fn checked_chunk(array: &dyn Array, name: &str) -> PyResult<Chunk> {
     let checked = match &chunk {
         Chunk::Utf8(strings) => check_offsets(strings),
         Chunk::LargeUtf8(strings) => check_offsets(strings),
-        Chunk::View(strings) => strings
-            .to_data()
-            .validate_full()
-            .map_err(|error| error.to_string()),
+        Chunk::View(strings) => check_views(strings),
     };
     checked.map_err(|error| {
         PyValueError::new_err(format!("{name} is not valid Arrow data: {error}"))
@@ -277,6 +274,52 @@ fn check_offsets<O: OffsetSizeTrait>(strings: &GenericStringArray<O>) -> Result<
         let end = pair[1].to_usize().and_then(|end| end.checked_sub(base));
         if !in_order || !end.is_some_and(|end| text.is_char_boundary(end)) {
             return Err("offsets out of order, or inside a character".into());
+        }
+    }
+    Ok(())
+}
+
+/// Checks what reading the rows of a string_view array relies on: every view within its data
+/// buffer, every row valid UTF-8. A data buffer that is valid UTF-8 as a whole (as it is when it
+/// holds nothing but the rows) is validated once, and then each row's bounds need only fall on
+/// character boundaries; other buffers are validated row by row.
+fn check_views(strings: &StringViewArray) -> Result<(), String> {
+    let whole: Vec<Option<&str>> = strings
+        .data_buffers()
+        .iter()
+        .map(|buffer| simdutf8::basic::from_utf8(buffer.as_slice()).ok())
+        .collect();
+    for (row, &view) in strings.views().iter().enumerate() {
+        if strings.is_null(row) {
+            continue; // a null's view need not point anywhere
+        }
+        // The view's layout (Arrow's columnar format): the length in the low 32 bits, then up
+        // to 12 bytes inline, or a prefix, the buffer's index and the offset in it.
+        let len = (view & 0xFFFF_FFFF) as usize;
+        if len <= 12 {
+            let inline = view.to_le_bytes();
+            let bytes = inline
+                .get(4..4 + len)
+                .ok_or("a view's length is out of range")?;
+            std::str::from_utf8(bytes).map_err(|_| "invalid UTF-8")?;
+            continue;
+        }
+        let index = ((view >> 64) & 0xFFFF_FFFF) as usize;
+        let start = ((view >> 96) & 0xFFFF_FFFF) as usize;
+        let end = start
+            .checked_add(len)
+            .ok_or("a view is outside its buffer")?;
+        let buffer = strings
+            .data_buffers()
+            .get(index)
+            .and_then(|buffer| buffer.as_slice().get(start..end))
+            .ok_or("a view is outside its buffer")?;
+        match whole.get(index).copied().flatten() {
+            Some(text) if text.is_char_boundary(start) && text.is_char_boundary(end) => {}
+            Some(_) => return Err("a view splits a character".into()),
+            None => {
+                simdutf8::basic::from_utf8(buffer).map_err(|_| "invalid UTF-8")?;
+            }
         }
     }
     Ok(())
@@ -362,13 +405,15 @@ fn read_lists<O: OffsetSizeTrait>(
         if start > end || end > items {
             return Err(invalid(name));
         }
-        let present: Vec<ArrowText> = (start..end)
-            .filter(|&j| !values.array().is_null(j))
-            .map(|j| ArrowText {
-                chunk: values.clone(),
-                row: j,
-            })
-            .collect();
+        let mut present = reserved(end - start)?;
+        present.extend(
+            (start..end)
+                .filter(|&j| !values.array().is_null(j))
+                .map(|j| ArrowText {
+                    chunk: values.clone(),
+                    row: j,
+                }),
+        );
         if present.is_empty() {
             return Err(PyValueError::new_err(format!(
                 "{name}[{i}] has no reference: hypothesis {i} needs at least one"

@@ -420,13 +420,12 @@ fn sentence_score(
 
 /// The sentence score of one hypothesis against its references, on the calling thread when
 /// they are short.
-fn pair_score(
+fn pair_score<R: AsRef<str> + Sync>(
     py: Python<'_>,
     config: &Config,
-    hypothesis: &Text,
-    references: &[Text],
+    hypothesis: &str,
+    references: &[R],
 ) -> PyResult<f64> {
-    let hypothesis = hypothesis.as_ref();
     let bytes = references.iter().fold(hypothesis.len(), |sum, text| {
         sum.saturating_add(text.as_ref().len())
     });

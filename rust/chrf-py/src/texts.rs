@@ -152,10 +152,8 @@ pub fn read_batches(
 }
 
 /// One text; errors name it `name`.
-pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<Text> {
-    read_text(item.clone(), lowercase)
-        .map(Text::Python)
-        .map_err(|e| e.named(name))
+pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> PyResult<PyBackedStr> {
+    read_text(item.clone(), lowercase).map_err(|e| e.named(name))
 }
 
 /// Texts read between two checks for Ctrl-C: a few milliseconds of work.
