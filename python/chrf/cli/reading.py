@@ -20,6 +20,8 @@ from itertools import islice, tee, zip_longest
 from typing import IO, TYPE_CHECKING, TypeVar
 
 from chrf import _service, contract
+from chrf._inputs import Texts
+from chrf.cli.columns import Source, aligned_parts, arrow_rows, length_error, mismatch, whole
 from chrf.cli.io import CliError, reading
 from chrf.cli.values import positive_int
 
@@ -118,15 +120,17 @@ class References:
             else [f"{self.files[0]} (field {k + 1})" for k in range(self.num_refs)]
         )
 
-    def streams(self) -> list[Iterator[str]]:
+    def streams(self) -> list[Source]:
         """One line iterator per reference stream."""
         if self.parts is not None:
             return [concatenated(paths, self.encoding) for paths in self.parts]
         if self.num_refs == 1:
-            return [read_lines(path, self.encoding) for path in self.files]
+            return [source_of(path, self.encoding) for path in self.files]
         if len(self.files) != 1:
             raise CliError("--num-refs needs exactly one tab-separated reference file")
-        return split_fields(read_lines(self.files[0], self.encoding), self.num_refs, self.files[0])
+        return [
+            *split_fields(read_lines(self.files[0], self.encoding), self.num_refs, self.files[0])
+        ]
 
 
 def concatenated(paths: list[str], encoding: str) -> Iterator[str]:
@@ -161,10 +165,15 @@ def column(rows: Iterator[list[str]], k: int) -> Iterator[str]:
         yield row[k]
 
 
+def source_of(name: str, encoding: str) -> Source:
+    """A text file's lines, or a column of a Parquet or Arrow IPC file (`PATH:COLUMN`)."""
+    return arrow_rows(name) or read_lines(name, encoding)
+
+
 @dataclass
 class System:
     name: str
-    lines: Iterator[str]
+    lines: Source
     #: The file the lines come from; None for standard input.
     path: str | None = None
 
@@ -176,7 +185,7 @@ def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> l
         names = list(dict.fromkeys(inputs))
         if len(names) != len(inputs) and not paired:
             raise CliError("the same system file is given twice")
-        return [System(name, read_lines(name, encoding), name) for name in names]
+        return [System(name, source_of(name, encoding), name) for name in names]
     return stdin_systems(stdin_lines(encoding))
 
 
@@ -217,8 +226,8 @@ def check_fields(fields: list[str], count: int, number: int) -> list[str]:
 class Segments:
     """Aligned hypotheses and reference streams (`references[k][i]`)."""
 
-    hypotheses: list[str]
-    references: list[list[str]]
+    hypotheses: Texts
+    references: list[Texts]
 
     def corpus(self, settings: Settings) -> Corpus:
         """The segments read as the settings read texts."""
@@ -311,9 +320,14 @@ def read_ahead(items: Generator[Segments, None, None]) -> Iterator[Segments]:
 
 
 def _chunks(system: System, refs: References) -> Generator[Segments, None, None]:
-    rows = zip_longest(system.lines, *refs.streams())
+    sources, size = [system.lines, *refs.streams()], chunk_segments()
+    lines = [source for source in sources if isinstance(source, Iterator)]
+    if len(lines) < len(sources):  # Arrow columns among them
+        for parts in aligned_parts(sources, [system.name, *refs.names], size):
+            yield Segments(parts[0], parts[1:])
+        return
+    rows = zip_longest(*lines)
     complete = 0
-    size = chunk_segments()
     while chunk := list(islice(rows, size)):
         # A stream that ended leaves None in every row after its end, so in the last one.
         if None in chunk[-1]:
@@ -322,18 +336,6 @@ def _chunks(system: System, refs: References) -> Generator[Segments, None, None]
         yield Segments(
             [row[0] for row in chunk], [[row[k] for row in chunk] for k in range(1, len(chunk[0]))]
         )
-
-
-def length_error(names: list[str], complete: int, rest: list[tuple[str | None, ...]]) -> CliError:
-    counts = [complete + sum(row[k] is not None for row in rest) for k in range(len(names))]
-    return mismatch(names, counts)
-
-
-def mismatch(names: list[str], counts: list[int]) -> CliError:
-    described = ", ".join(
-        f"{name} has {count} lines" for name, count in zip(names, counts, strict=True)
-    )
-    return CliError(f"the system and its references differ in length: {described}")
 
 
 def native_paths(system: System, refs: References, lowercase: bool) -> list[str] | None:
@@ -382,10 +384,10 @@ def whole_corpus(system: System, refs: References) -> Segments:
 
 def whole_corpora(systems: list[System], refs: References) -> list[Segments]:
     """Every system's segments in memory, the references read once and shared by all."""
-    references = [list(stream) for stream in refs.streams()]
+    references = [whole(stream) for stream in refs.streams()]
     corpora = []
     for system in systems:
-        hypotheses = list(system.lines)
+        hypotheses = whole(system.lines)
         counts = [len(hypotheses), *(len(stream) for stream in references)]
         if len(set(counts)) != 1:
             raise mismatch([system.name, *refs.names], counts)

@@ -3,15 +3,14 @@
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use crate::arrays::{flatten, zeroed};
 use crate::config::Config;
 use crate::errors::{empty, out_of_memory, value_error, Result};
-use crate::listing::listed;
+use crate::listing::{items, listed, read_column, Items};
 use crate::runtime::{compute, numpy_ready};
-use crate::texts::{read_column, Reading, Text};
+use crate::texts::{Reading, Text};
 
 /// What a batch is read for: each has its own checks of the shapes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -51,10 +50,10 @@ pub fn read_batch(
         placeholders: false,
     };
     let (hyps, refs) = if batched {
-        items(hypotheses, references, purpose)?
+        batch_items(hypotheses, references, purpose)?
     } else {
-        let hyps = listed(hypotheses, "hypotheses")?;
-        let refs = listed(references, "references")?;
+        let hyps = items(hypotheses, "hypotheses", false)?;
+        let refs = items(references, "references", false)?;
         if purpose != Purpose::Pairwise && refs.is_empty() {
             return Err(empty("references"));
         }
@@ -62,7 +61,7 @@ pub fn read_batch(
     };
     // An unbatched call names a text as the caller wrote it: `hypotheses[i]`.
     let flat = !batched;
-    let read = |lists: &[Bound<'_, PyList>], name: &str| {
+    let read = |lists: &[Items<'_>], name: &str| {
         lists
             .iter()
             .enumerate()
@@ -82,10 +81,10 @@ pub fn read_batch(
     })
 }
 
-type Lists<'py> = Vec<Bound<'py, PyList>>;
+type Lists<'py> = Vec<Items<'py>>;
 
 /// The batch items, listed and checked for shape.
-fn items<'py>(
+fn batch_items<'py>(
     hypotheses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyAny>,
     purpose: Purpose,
@@ -112,11 +111,11 @@ fn listed_items<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Lists<'py>
     listed(value, name)?
         .iter()
         .enumerate()
-        .map(|(b, item)| listed(&item, &format!("{name}[{b}]")))
+        .map(|(b, item)| items(&item, &format!("{name}[{b}]"), false))
         .collect()
 }
 
-fn check_uniform(batch: &[Bound<'_, PyList>], name: &str) -> Result<()> {
+fn check_uniform(batch: &[Items<'_>], name: &str) -> Result<()> {
     let first = batch.first().map_or(0, |item| item.len());
     match batch.iter().position(|item| item.len() != first) {
         None => Ok(()),

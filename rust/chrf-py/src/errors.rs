@@ -75,3 +75,12 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a panic")
 }
+
+/// An empty vector with room for `len` items, or `MemoryError`.
+pub fn reserved<T>(len: usize) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    items
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory(len.saturating_mul(std::mem::size_of::<T>())))?;
+    Ok(items)
+}

@@ -6,12 +6,11 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
+use crate::arrow::ArrowText;
 use crate::corpus::{Corpus, Hole, Sources};
-use crate::errors::{empty, value_error, Result};
-use crate::listing::{is_text_like, listed};
-use crate::texts::{
-    read_column, read_item, reserved, Column, Reading, Text, SIGNAL_CHECK_INTERVAL,
-};
+use crate::errors::{empty, reserved, value_error, Result};
+use crate::listing::{is_text_like, items, listed, read_column, Items};
+use crate::texts::{read_arrow_text, read_item, Column, Reading, Text, SIGNAL_CHECK_INTERVAL};
 
 /// How nested references are laid out: guessed (streams, unless the shape fits both layouts),
 /// `references[k][i]` (sacreBLEU's streams), or `references[i][k]` (evaluate's, torchmetrics').
@@ -54,36 +53,34 @@ pub fn read_corpus(
     layout: Layout,
     lowercase: bool,
 ) -> Result<Corpus> {
-    let hyps = listed(hypotheses, "hypotheses")?;
+    let hyps = items(hypotheses, "hypotheses", false)?;
     if hyps.is_empty() {
         return Err(empty("hypotheses"));
     }
-    let refs = listed(references, "references")?;
+    let refs = items(references, "references", true)?;
     if refs.is_empty() {
         return Err(empty("references"));
     }
+    let refs = match refs {
+        Items::List(refs) => refs,
+        Items::ArrowRows(py, rows) => return read_arrow_rows(py, &hyps, rows, layout, lowercase),
+        Items::Arrow(..) => {
+            // One reference per hypothesis, whatever the layout.
+            check_length(refs.len(), "references", hyps.len(), false)?;
+            return read_flat(&hyps, &refs, lowercase);
+        }
+    };
     if layout == Layout::PerHypothesis {
         return read_rows(&hyps, &refs, lowercase);
     }
-    let reading = Reading {
-        lowercase,
-        placeholders: false,
-    };
     if is_text_like(&refs.get_item(0)?)? {
         check_length(refs.len(), "references", hyps.len(), false)?;
-        let hypotheses = read_hypotheses(&hyps, lowercase)?;
-        let stream = read_column(&refs, reading, |i| format!("references[{i}]"), &mut vec![])?;
-        return Corpus::new(
-            hypotheses,
-            vec![stream],
-            Sources::Streams(vec![]),
-            lowercase,
-        );
+        return read_flat(&hyps, &Items::List(refs), lowercase);
     }
     let streams = refs
         .iter()
         .enumerate()
-        .map(|(k, stream)| listed(&stream, &format!("references[{k}]")))
+        .map(|(k, stream)| items(&stream, &format!("references[{k}]"), false))
         .collect::<Result<Vec<_>>>()?;
     if layout == Layout::Guess {
         refuse_ambiguous(&streams, hyps.len())?;
@@ -93,10 +90,26 @@ pub fn read_corpus(
         check_length(stream.len(), &name, hyps.len(), layout == Layout::Guess)?;
     }
     let hypotheses = read_hypotheses(&hyps, lowercase)?;
-    read_streams(hypotheses, &streams, lowercase)
+    read_streams(references.py(), hypotheses, &streams, lowercase)
 }
 
-fn read_hypotheses(hyps: &Bound<'_, PyList>, lowercase: bool) -> Result<Column> {
+/// One reference per hypothesis.
+fn read_flat(hyps: &Items<'_>, refs: &Items<'_>, lowercase: bool) -> Result<Corpus> {
+    let reading = Reading {
+        lowercase,
+        placeholders: false,
+    };
+    let hypotheses = read_hypotheses(hyps, lowercase)?;
+    let stream = read_column(refs, reading, |i| format!("references[{i}]"), &mut vec![])?;
+    Corpus::new(
+        hypotheses,
+        vec![stream],
+        Sources::Streams(vec![]),
+        lowercase,
+    )
+}
+
+fn read_hypotheses(hyps: &Items<'_>, lowercase: bool) -> Result<Column> {
     let reading = Reading {
         lowercase,
         placeholders: false,
@@ -111,8 +124,9 @@ fn read_hypotheses(hyps: &Bound<'_, PyList>, lowercase: bool) -> Result<Column> 
 /// references alone, as sacreBLEU computes them. One stream has no other reference to stand
 /// in: its `None` is an error naming it.
 fn read_streams(
+    py: Python<'_>,
     hypotheses: Column,
-    streams: &[Bound<'_, PyList>],
+    streams: &[Items<'_>],
     lowercase: bool,
 ) -> Result<Corpus> {
     let reading = Reading {
@@ -132,7 +146,7 @@ fn read_streams(
         }));
     }
     holes.sort_unstable_by_key(|hole| (hole.segment, hole.stream));
-    fill_holes(streams[0].py(), &mut columns, &mut holes)?;
+    fill_holes(py, &mut columns, &mut holes)?;
     Corpus::new(hypotheses, columns, Sources::Streams(holes), lowercase)
 }
 
@@ -177,19 +191,8 @@ fn fill_holes(py: Python<'_>, columns: &mut [Column], holes: &mut [Hole]) -> Res
 /// The references of each hypothesis (`references[i][k]`), a str being one reference and
 /// `None` none: read row by row, then laid out as streams, a row with fewer references than the
 /// longest repeating its first (which, being first, is chosen on the tie).
-fn read_rows(
-    hyps: &Bound<'_, PyList>,
-    refs: &Bound<'_, PyList>,
-    lowercase: bool,
-) -> Result<Corpus> {
-    if refs.len() != hyps.len() {
-        return Err(value_error(format!(
-            "references has {} items but hypotheses has {}; with layout='per_hypothesis', \
-             references[i] holds the references of hypothesis i",
-            refs.len(),
-            hyps.len()
-        )));
-    }
+fn read_rows(hyps: &Items<'_>, refs: &Bound<'_, PyList>, lowercase: bool) -> Result<Corpus> {
+    check_rows(refs.len(), hyps.len())?;
     let mut rows = reserved::<Row>(refs.len())?;
     for (i, item) in refs.iter().enumerate() {
         if i % SIGNAL_CHECK_INTERVAL == 0 {
@@ -197,9 +200,62 @@ fn read_rows(
         }
         rows.push(read_row(item, i, lowercase)?);
     }
+    corpus_of_rows(refs.py(), hyps, rows, lowercase)
+}
+
+/// The references of each hypothesis from a list<string> column (nulls inside a list being
+/// sacreBLEU's placeholders, already dropped by the Arrow reader).
+fn read_arrow_rows(
+    py: Python<'_>,
+    hyps: &Items<'_>,
+    arrow_rows: Vec<Vec<(usize, ArrowText)>>,
+    layout: Layout,
+    lowercase: bool,
+) -> Result<Corpus> {
+    if layout == Layout::Streams {
+        return Err(value_error(
+            "references is an Arrow column of lists, the references of each hypothesis: pass \
+             layout='per_hypothesis' or None, or reference streams as a list of string columns"
+                .to_string(),
+        ));
+    }
+    check_rows(arrow_rows.len(), hyps.len())?;
+    let mut rows = reserved::<Row>(arrow_rows.len())?;
+    for (i, row) in arrow_rows.iter().enumerate() {
+        if i % SIGNAL_CHECK_INTERVAL == 0 {
+            py.check_signals()?;
+        }
+        let mut read = reserved(row.len())?;
+        for (k, text) in row {
+            let name = || format!("references[{i}][{k}]");
+            let (text, original) = read_arrow_text(py, text, lowercase, name)?;
+            read.push((*k, text, original));
+        }
+        rows.push(read);
+    }
+    corpus_of_rows(py, hyps, rows, lowercase)
+}
+
+fn check_rows(rows: usize, hypotheses: usize) -> Result<()> {
+    if rows == hypotheses {
+        return Ok(());
+    }
+    Err(value_error(format!(
+        "references has {rows} items but hypotheses has {hypotheses}; with \
+         layout='per_hypothesis', references[i] holds the references of hypothesis i"
+    )))
+}
+
+/// The rows (each not empty) laid out as streams, a row with fewer references than the longest
+/// repeating its first (which, being first, is chosen on the tie).
+fn corpus_of_rows(
+    py: Python<'_>,
+    hyps: &Items<'_>,
+    rows: Vec<Row>,
+    lowercase: bool,
+) -> Result<Corpus> {
     let hypotheses = read_hypotheses(hyps, lowercase)?;
     let width = rows.iter().map(Vec::len).max().unwrap_or(1);
-    let py = refs.py();
     let mut columns = (0..width)
         .map(|_| {
             Ok(Column {
@@ -214,14 +270,17 @@ fn read_rows(
         .collect::<Result<Vec<_>>>()?;
     let mut positions = reserved(rows.len())?;
     for row in rows {
+        let Some(first) = row.first() else {
+            return Err(value_error("a row of references is empty".to_string()));
+        };
         for (k, column) in columns.iter_mut().enumerate() {
-            let (_, text, original) = row.get(k).unwrap_or(&row[0]);
+            let (_, text, original) = row.get(k).unwrap_or(first);
             column.texts.push(text.clone_ref(py));
             if let (Some(originals), Some(original)) = (column.originals.as_mut(), original) {
                 originals.push(original.clone_ref(py));
             }
         }
-        positions.push(row.into_iter().map(|(k, _, _)| k).collect());
+        positions.push(row.iter().map(|(k, _, _)| *k).collect());
     }
     Corpus::new(hypotheses, columns, Sources::Rows(positions), lowercase)
 }
@@ -255,7 +314,7 @@ fn read_row(item: Bound<'_, PyAny>, i: usize, lowercase: bool) -> Result<Row> {
     Ok(row)
 }
 
-fn refuse_ambiguous(streams: &[Bound<'_, PyList>], segments: usize) -> Result<()> {
+fn refuse_ambiguous(streams: &[Items<'_>], segments: usize) -> Result<()> {
     if segments >= 2 && streams.len() == segments && streams.iter().all(|s| s.len() == segments) {
         return Err(value_error(format!(
             "references is ambiguous: {segments} lists of {segments} references for \

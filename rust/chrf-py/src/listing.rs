@@ -1,13 +1,15 @@
-//! The caller's sequences as lists: a list is taken as it is, any other ordered iterable is
-//! listed, and what is no sequence of texts (a lone str, a set, a mapping) is refused by name.
+//! The caller's sequences as lists: a list is taken as it is, an Arrow column is read in place,
+//! any other ordered iterable is listed, and what is no sequence of texts (a lone str, a set, a
+//! mapping) is refused by name.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyList, PyString, PyType};
 
+use crate::arrow::{exports_arrow, read_arrow, read_arrow_texts, ArrowColumn, ArrowText};
 use crate::errors::Result;
-use crate::texts::type_name;
+use crate::texts::{read_arrow_rows, read_list, type_name, Column, Reading};
 
 static ITERABLE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static SET: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -35,11 +37,12 @@ fn is_unordered(value: &Bound<'_, PyAny>) -> Result<bool> {
 }
 
 /// A text where a sequence of texts might be: a str or bytes, or anything not iterable (None, a
-/// number), which is then read, and refused, as a text.
+/// number) nor an Arrow column, which is then read, and refused, as a text.
 pub fn is_text_like(value: &Bound<'_, PyAny>) -> Result<bool> {
-    Ok(value.is_instance_of::<PyString>()
-        || value.is_instance_of::<PyBytes>()
-        || !is_iterable(value)?)
+    if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
+        return Ok(true);
+    }
+    Ok(!exports_arrow(value) && !is_iterable(value)?)
 }
 
 /// The items of a sequence argument named `name`. A list is taken as it is (never copied, never
@@ -54,8 +57,55 @@ pub fn listed<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, P
     }
 }
 
-/// `listed` of anything but a list.
+/// The texts of a sequence argument as the reader takes them: a list, or an Arrow column.
+pub enum Items<'py> {
+    List(Bound<'py, PyList>),
+    Arrow(Python<'py>, Vec<ArrowText>),
+    /// A list<string> column: each row's present references and their positions in the row.
+    ArrowRows(Python<'py>, Vec<Vec<(usize, ArrowText)>>),
+}
+
+impl Items<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            Self::List(list) => list.len(),
+            Self::Arrow(_, rows) => rows.len(),
+            Self::ArrowRows(_, rows) => rows.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The texts of a sequence argument named `name`: as [`listed`], except that an Arrow column
+/// is read in place, from its UTF-8 buffers; a list<string> column only where `rows` (the
+/// references of each hypothesis) may be.
+#[inline(always)]
+pub fn items<'py>(value: &Bound<'py, PyAny>, name: &str, rows: bool) -> Result<Items<'py>> {
+    if let Ok(list) = value.cast_exact::<PyList>() {
+        return Ok(Items::List(list.clone()));
+    }
+    if exports_arrow(value) {
+        return Ok(match read_arrow(value, name, rows)? {
+            ArrowColumn::Texts(texts) => Items::Arrow(value.py(), texts),
+            ArrowColumn::Rows(rows) => Items::ArrowRows(value.py(), rows),
+        });
+    }
+    Ok(Items::List(listed_other(value, name)?))
+}
+
+/// `listed` of anything but a list. An Arrow column becomes a list of its rows as str: where
+/// a sequence is read as a list (one segment's references, a row of them).
 fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
+    if exports_arrow(value) {
+        let texts = read_arrow_texts(value, name)?;
+        return Ok(PyList::new(
+            value.py(),
+            texts.iter().map(AsRef::<str>::as_ref),
+        )?);
+    }
     let unordered = is_unordered(value)?;
     if unordered || is_text_like(value)? {
         let note = if unordered {
@@ -79,4 +129,23 @@ fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py,
 #[pyo3(name = "listed")]
 pub fn listed_py<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
     listed(value, name)
+}
+
+/// The items of a list or the rows of an Arrow column; errors name item i `name(i)`. The
+/// positions of a list's `None` items go to `holes` when `reading.placeholders` allows them.
+pub fn read_column(
+    items: &Items<'_>,
+    reading: Reading,
+    name: impl Fn(usize) -> String,
+    holes: &mut Vec<usize>,
+) -> Result<Column> {
+    match items {
+        Items::List(list) => read_list(list, reading, name, holes),
+        Items::Arrow(py, rows) => read_arrow_rows(*py, rows, reading.lowercase, name),
+        Items::ArrowRows(..) => Err(PyTypeError::new_err(format!(
+            "{} must be an Arrow column of strings, not of lists",
+            name(0).trim_end_matches("[0]")
+        ))
+        .into()),
+    }
 }

@@ -6,19 +6,22 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
-use crate::errors::{out_of_memory, Error, Result};
+use crate::arrow::ArrowText;
+use crate::errors::{reserved, Error, Result};
 
 /// A text as the core reads it, borrowed in place from its owner: a Python `str` (no copy when
-/// the str holds its UTF-8 already, as ASCII strs do). Each kind of owner is a variant (a column
-/// of an Arrow array would be another): the scorers take any of them through `AsRef<str>`.
+/// the str holds its UTF-8 already, as ASCII strs do), or a row of an Arrow string array. The
+/// scorers take any of them through `AsRef<str>`.
 pub enum Text {
     Python(PyBackedStr),
+    Arrow(ArrowText),
 }
 
 impl AsRef<str> for Text {
     fn as_ref(&self) -> &str {
         match self {
             Self::Python(text) => text,
+            Self::Arrow(text) => text.as_ref(),
         }
     }
 }
@@ -28,6 +31,7 @@ impl Text {
     pub fn to_py(&self, py: Python<'_>) -> Py<PyString> {
         match self {
             Self::Python(text) => text.as_py_str().clone_ref(py),
+            Self::Arrow(text) => PyString::new(py, text.as_ref()).unbind(),
         }
     }
 
@@ -35,6 +39,7 @@ impl Text {
     pub fn clone_ref(&self, py: Python<'_>) -> Self {
         match self {
             Self::Python(text) => Self::Python(text.clone_ref(py)),
+            Self::Arrow(text) => Self::Arrow(text.clone()),
         }
     }
 }
@@ -57,9 +62,52 @@ pub struct Reading {
     pub placeholders: bool,
 }
 
-/// The items of a list; errors name item i `name(i)`. The positions of `None` items go to
-/// `holes` when `reading.placeholders` allows them.
-pub fn read_column(
+/// The rows of an Arrow column, read in place. Lowercased through Python's own str.lower(), as
+/// a list's texts are: its Unicode tables are the ones sacreBLEU's numbers use.
+pub fn read_arrow_rows(
+    py: Python<'_>,
+    rows: &[ArrowText],
+    lowercase: bool,
+    name: impl Fn(usize) -> String,
+) -> Result<Column> {
+    let mut texts = reserved(rows.len())?;
+    if !lowercase {
+        texts.extend(rows.iter().cloned().map(Text::Arrow));
+        return Ok(Column {
+            texts,
+            originals: None,
+        });
+    }
+    let mut originals = reserved(rows.len())?;
+    for (i, row) in rows.iter().enumerate() {
+        if i % SIGNAL_CHECK_INTERVAL == 0 {
+            py.check_signals()?;
+        }
+        let (text, original) = read_arrow_text(py, row, true, || name(i))?;
+        texts.push(text);
+        originals.extend(original);
+    }
+    Ok(Column {
+        texts,
+        originals: Some(originals),
+    })
+}
+
+/// One row of an Arrow column as the core reads it and, when lowercased, the row as a str.
+pub fn read_arrow_text(
+    py: Python<'_>,
+    row: &ArrowText,
+    lowercase: bool,
+    name: impl FnOnce() -> String,
+) -> Result<(Text, Option<Py<PyString>>)> {
+    if !lowercase {
+        return Ok((Text::Arrow(row.clone()), None));
+    }
+    read_item(PyString::new(py, row.as_ref()).into_any(), true, name)
+}
+
+/// The items of a list; see [`crate::listing::read_column`].
+pub fn read_list(
     list: &Bound<'_, PyList>,
     reading: Reading,
     name: impl Fn(usize) -> String,
@@ -111,15 +159,6 @@ pub fn read_item(
     name: impl FnOnce() -> String,
 ) -> Result<(Text, Option<Py<PyString>>)> {
     read_text(item, lowercase).map_err(|e| e.named(&name()))
-}
-
-/// An empty vector with room for `len` items, or `MemoryError`.
-pub fn reserved<T>(len: usize) -> Result<Vec<T>> {
-    let mut items = Vec::new();
-    items
-        .try_reserve_exact(len)
-        .map_err(|_| out_of_memory(len.saturating_mul(std::mem::size_of::<T>())))?;
-    Ok(items)
 }
 
 /// Why one item could not be read; the caller adds the item's name.
