@@ -1,19 +1,22 @@
 """Scoring from Arrow columns against ``to_pylist()`` + lists: CPU time and peak memory.
 
-    python3 -m pip install -e '.[arrow]' && python3 benches/bench_arrow.py   # about 15 minutes
+    python3 -m pip install -e '.[arrow]' && python3 benches/bench_arrow.py   # about 20 minutes
     python3 benches/bench_arrow.py --sizes 1000000                       # 1M pairs only
 
 The pairs are WMT22's system outputs against their test set's first reference (every set in
-the full WMT22 sets, see ``wmt_data.py``), repeated and shuffled (a fixed seed) to 1M and 10M
-pairs, written to a Parquet file in a temporary folder. Each measurement runs in a child process
-of its own, which reads the Parquet file into a pyarrow Table and then, measured: scores the
-pyarrow columns (ChunkedArray) as they are ("pyarrow"), or a polars DataFrame's Series made
-from the table before the measurement ("polars"), or calls ``to_pylist()`` on each column and
-scores the lists ("to_pylist + lists", what a user without an Arrow path does). CPU time is
+the full WMT22 sets, or the bundled excerpts without them: see ``wmt_data.py``), repeated and
+shuffled (a fixed seed) to 1M and 10M pairs, written to a Parquet file in a temporary folder.
+Each measurement runs in a child process of its own, which reads the Parquet file into a
+pyarrow Table and then, measured: scores the pyarrow columns (ChunkedArray) as they are
+("pyarrow"), or a polars DataFrame's Series made from the table before the measurement
+("polars"), or calls ``to_pylist()`` on each column and scores the lists ("to_pylist +
+lists", what a user without an Arrow path does). CPU time is
 user + system of the child's threads over the measured part (``time.process_time``); memory
 is the child's VmHWM (peak resident set, from /proc/self/status, which a child does not inherit
-across exec as it does ru_maxrss) and its VmRSS just before the measured part, so that
-``peak - before`` is what the measured part added at its peak.
+across exec as it does ru_maxrss; reset just before the measured part by writing 5 to
+/proc/self/clear_refs, since reading the Parquet file peaks higher than holding its table) and
+its VmRSS just before the measured part, so that ``peak - before`` is what the measured part
+added at its peak.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from wmt_data import full_wmt_or_exit
+from wmt_data import wmt_dir
 
 SIZES = (1_000_000, 10_000_000)
 FUNCTIONS = ("sentence_scores", "score", "statistics")
@@ -53,6 +56,9 @@ else:
     hyp, ref = table["hyp"], table["ref"]
 score = getattr(chrf, function)
 score(["warm up"], ["warm up"])
+# The peak of the measured part alone: reading the file peaks higher than holding the table.
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")  # resets VmHWM to the current resident set
 before = status("VmRSS")
 start = time.process_time()
 if source == "to_pylist + lists":
@@ -71,7 +77,7 @@ def pairs() -> tuple[list[str], list[str]]:
     """Every system output line of the full WMT22 sets with its set's reference A."""
     hyps: list[str] = []
     refs: list[str] = []
-    for test_set in sorted(full_wmt_or_exit("benches/bench_arrow.py").iterdir()):
+    for test_set in sorted(wmt_dir().iterdir()):
         ref = lines(test_set / "ref.A.txt")
         for system in sorted(test_set.glob("hyp.*.txt")):
             hyp = lines(system)

@@ -21,3 +21,19 @@ def test_bench_names_what_it_measures() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"chrf {chrf.__version__}, sacreBLEU 2.6.0, fastchrf 0.2.1")
     assert f"chrf threads {chrf.get_num_threads()}" in done.stdout
+
+
+def test_bench_arrow_measures_every_source_alike() -> None:
+    """bench_arrow.py on a few thousand pairs: every source gives the same result (the script
+    exits otherwise) and each row of its table is printed."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHES / "bench_arrow.py"), "--sizes", "3000"],
+        capture_output=True,
+        text=True,
+        cwd=BENCHES,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| 3,000 |")]
+    assert len(rows) == 9
+    assert all("x |" in row for row in rows)

@@ -179,3 +179,11 @@ def test_a_text_file_whose_name_has_a_colon_stays_a_text_file(folder: Path) -> N
     (folder / "odd.parquet:ref").write_text((folder / "ref.txt").read_text("utf-8"), "utf-8")
     got = json.loads(ours(folder, ["odd.parquet:ref", "-i", "hyp.txt"]))
     assert got["score"] == json.loads(ours(folder, ["ref.txt", "-i", "hyp.txt"]))["score"]
+
+
+def test_explain_reads_columns(folder: Path) -> None:
+    got = ours(folder, ["explain", "refs.parquet:ref", "-i", "sys.parquet:hyp", "--top", "3"])
+    expected = ours(folder, ["explain", "ref.txt", "-i", "hyp.txt", "--top", "3"])
+    assert got == expected.replace("hyp.txt", "sys.parquet:hyp").replace(
+        "ref.txt", "refs.parquet:ref"
+    )
