@@ -6,6 +6,7 @@
 //! The reader of hypotheses and references ([`crate::listing::items`]) calls [`read_arrow`]
 //! when an argument exports the capsules; everything after that is the reader's, as for lists.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -114,11 +115,17 @@ pub fn exports_arrow(value: &Bound<'_, PyAny>) -> bool {
 /// string is a ValueError naming its row (`name[i] is null`), and so is a null list; another
 /// type is a TypeError naming `name`.
 pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<ArrowColumn> {
-    let reader = value.extract::<AnyArray>()?.into_reader()?;
-    let data_type = reader.field().data_type().clone();
-    let arrays = reader
-        .collect::<std::result::Result<Vec<ArrayRef>, _>>()
-        .map_err(|error| value_error(format!("{name} could not be read: {error}")))?;
+    // arrow-rs asserts on some inconsistent data it imports (a producer can hand over anything):
+    // such a panic is the caller's bad data, not a defect of ours.
+    let imported = catch_unwind(AssertUnwindSafe(|| imported_arrays(value, name)));
+    let (data_type, arrays) = imported.map_err(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("its import failed");
+        value_error(format!("{name} is not valid Arrow data: {message}"))
+    })??;
     match &data_type {
         t if is_string(t) => Ok(ArrowColumn::Texts(column(&arrays, name)?)),
         DataType::List(item) | DataType::LargeList(item)
@@ -137,6 +144,16 @@ pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<A
             type_name(other)
         ))),
     }
+}
+
+/// The arrays of an Arrow column and their type, imported through the capsules.
+fn imported_arrays(value: &Bound<'_, PyAny>, name: &str) -> Result<(DataType, Vec<ArrayRef>)> {
+    let reader = value.extract::<AnyArray>()?.into_reader()?;
+    let data_type = reader.field().data_type().clone();
+    let arrays = reader
+        .collect::<std::result::Result<Vec<ArrayRef>, _>>()
+        .map_err(|error| value_error(format!("{name} could not be read: {error}")))?;
+    Ok((data_type, arrays))
 }
 
 /// A string column (see [`read_arrow`]).
