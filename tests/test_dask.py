@@ -100,6 +100,13 @@ def test_a_collection_of_another_kind_and_bad_options_are_refused_at_once() -> N
     bag = db.from_sequence([("a", "a")])
     with pytest.raises(ValueError, match="split_every must be an int of at least 2"):
         chrf.dask.statistics(bag, split_every=1)
+
+    class Unprintable:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    with pytest.raises(ValueError, match="split_every must be an int of at least 2, not "):
+        chrf.dask.statistics(bag, split_every=Unprintable())  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="beta must be"):
         chrf.dask.sentence_scores(bag, beta="2")  # type: ignore[arg-type]
 

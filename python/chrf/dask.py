@@ -25,6 +25,7 @@ import dask
 import dask.bag
 
 from chrf import _service, _threads
+from chrf._messages import shown
 from chrf._settings import Settings, settings_of
 from chrf._statistics import Statistics
 
@@ -52,7 +53,7 @@ def statistics(
     """
     settings = settings_of(options)  # bad options fail here, not later in a task
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
-        raise ValueError(f"split_every must be an int of at least 2, not {split_every!r}")
+        raise ValueError(f"split_every must be an int of at least 2, not {shown(split_every)}")
     if isinstance(collection, dask.bag.Bag):
         return collection.reduction(
             partial(_bag_statistics, settings),
