@@ -270,6 +270,24 @@ def test_a_null_is_named() -> None:
         chrf.score(["a"], pa.array([[]], type=pa.list_(pa.string())))
 
 
+def test_dictionary_encoded_strings_are_read_as_their_strings() -> None:
+    """pyarrow's dictionary_encode() and polars' Categorical: scored as the strings they hold."""
+    hyps, refs = list(HYPOTHESES), list(REFERENCES)
+    expected = chrf.sentence_scores(hyps, refs, word_order=2)
+    encoded = pa.chunked_array(
+        [pa.array(hyps[:3]).dictionary_encode(), pa.array(hyps[3:]).dictionary_encode()]
+    )
+    assert encoded.type == pa.dictionary(pa.int32(), pa.string())
+    np.testing.assert_array_equal(chrf.sentence_scores(encoded, refs, word_order=2), expected)
+    categorical = pl.Series(refs, dtype=pl.Categorical)
+    np.testing.assert_array_equal(chrf.sentence_scores(hyps, categorical, word_order=2), expected)
+    assert chrf.score(hyps, categorical) == chrf.score(hyps, refs)
+    with pytest.raises(ValueError, match=r"^hypotheses\[1\] is null$"):
+        chrf.score(pa.array(["a", None]).dictionary_encode(), ["a", "b"])
+    with pytest.raises(TypeError, match=r"^hypotheses must be .* not dictionary<int64>$"):
+        chrf.score(pa.array([1, 2]).dictionary_encode(), ["a", "b"])
+
+
 def test_wrong_types_are_named() -> None:
     with pytest.raises(TypeError, match=r"^hypotheses must be an Arrow column of strings"):
         chrf.score(pa.array([1, 2]), ["a", "b"])

@@ -128,13 +128,18 @@ pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<A
     })??;
     match &data_type {
         t if is_string(t) => Ok(ArrowColumn::Texts(column(&arrays, name)?)),
+        DataType::Dictionary(_, values) if is_string(values) => {
+            let decoded = decoded(&arrays, values, name)?;
+            Ok(ArrowColumn::Texts(column(&decoded, name)?))
+        }
         DataType::List(item) | DataType::LargeList(item)
             if lists && is_string(item.data_type()) =>
         {
             Ok(ArrowColumn::Rows(list_rows(&arrays, name)?))
         }
         other => Err(type_error(format!(
-            "{name} must be an Arrow column of strings (string, large_string or string_view){}, \
+            "{name} must be an Arrow column of strings (string, large_string, string_view, or a \
+             dictionary of them){}, \
              not {}",
             if lists {
                 ", or of lists of strings"
@@ -154,6 +159,19 @@ fn imported_arrays(value: &Bound<'_, PyAny>, name: &str) -> Result<(DataType, Ve
         .collect::<std::result::Result<Vec<ArrayRef>, _>>()
         .map_err(|error| value_error(format!("{name} could not be read: {error}")))?;
     Ok((data_type, arrays))
+}
+
+/// The strings of dictionary-encoded chunks (pyarrow's `dictionary_encode()`, polars'
+/// Categorical), each chunk decoded into a string array of the dictionary's type: a copy of
+/// the texts, which the rows then point into.
+fn decoded(arrays: &[ArrayRef], values: &DataType, name: &str) -> Result<Vec<ArrayRef>> {
+    arrays
+        .iter()
+        .map(|array| {
+            arrow_cast::cast(array, values)
+                .map_err(|error| value_error(format!("{name} could not be decoded: {error}")))
+        })
+        .collect()
 }
 
 /// A string column (see [`read_arrow`]).
