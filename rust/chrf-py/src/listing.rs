@@ -42,6 +42,10 @@ pub fn is_text_like(value: &Bound<'_, PyAny>) -> Result<bool> {
     if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
         return Ok(true);
     }
+    // A list, the usual stream, is told apart without looking up Arrow's capsule methods.
+    if value.is_instance_of::<PyList>() {
+        return Ok(false);
+    }
     Ok(!exports_arrow(value) && !is_iterable(value)?)
 }
 
