@@ -35,7 +35,11 @@ PRELUDE = textwrap.dedent(
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
     def peak():
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the parent, so under a
+        # large test process ru_maxrss is the runner's memory, not this interpreter's.
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith("VmHWM:"))
+        return int(line.split()[1]) * 1024
 
     def short_texts(n, seed):
         rng = random.Random(seed)
@@ -67,6 +71,25 @@ def run(code: str, timeout: float = 60) -> dict[str, Any]:
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     result: dict[str, Any] = json.loads(done.stdout)
     return result
+
+
+def test_peak_is_this_interpreters_own_not_its_parents() -> None:
+    # Regression: peak() read ru_maxrss, which a child inherits from a large parent (CI's pytest
+    # process near 600 MB made a 40 MB peak look like 540 MB).
+    out = run(
+        """
+        import subprocess, sys
+        held = bytearray(512 * 2**20)
+        held[:: 4096] = b"x" * len(range(0, len(held), 4096))
+        child = subprocess.run(
+            [sys.executable, "-c", PRELUDE + "print(peak())"],
+            capture_output=True, text=True, check=True,
+        )
+        print(json.dumps({"parent": peak(), "child": int(child.stdout)}))
+        """.replace("PRELUDE", repr(PRELUDE))
+    )
+    assert int(out["parent"]) > 512 * MIB
+    assert int(out["child"]) < 128 * MIB
 
 
 def test_memory_is_given_back_after_a_30m_character_call() -> None:
