@@ -238,7 +238,6 @@ def test_weights_are_exact_proportions(impl: ModuleType) -> None:
         ([1, "2", 1], TypeError, r"weights\[1\] must be a number, not str"),
         ([1, True, 1], TypeError, r"weights\[1\] must be a number, not bool"),
         ([1.0, float("nan"), 1.0], ValueError, r"weights\[1\] must be finite"),
-        ([1e300, 1e-300, 1.0], ValueError, "too wide a range"),
     ],
 )
 def test_bad_weights(impl: ModuleType, weights: list[Any], error: type, message: str) -> None:
@@ -292,7 +291,7 @@ def test_numpy_weights_are_taken_at_their_exact_values(
 
 def test_numpy_weights_too_wide_to_scale_are_refused(impl: ModuleType) -> None:
     # 8 * (2**62 + 1) does not fit 64 bits: refused, not wrapped around.
-    with pytest.raises(ValueError, match="too wide a range"):
+    with pytest.raises(ValueError, match="need more than 64 bits"):
         impl.aggregate(POOL, POOL[:2], weights=[np.int64(2**62 + 1), Fraction(1, 8)])
 
 

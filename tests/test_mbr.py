@@ -39,6 +39,17 @@ weight_lists = st.one_of(
     st.lists(small_weights, min_size=1, max_size=7),
     st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=7),
 )
+#: Weights of any range, as model probabilities are: doubles from the least subnormal to the
+#: largest, powers of two far past them, and 64-bit integers beside them. Reference
+#: aggregation refuses most of these lists; the expected utility takes them all.
+wide_weights = st.one_of(
+    st.floats(min_value=0, max_value=1e300, allow_subnormal=True),
+    st.floats(min_value=0, max_value=1e-30),
+    st.integers(-3000, 3000).map(lambda k: Fraction(2) ** k),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([np.float32(1e-30), np.float16(6e-8)]),
+)
+wide_weight_lists = st.lists(wide_weights, min_size=1, max_size=7)
 
 
 def exact(weight: Any) -> Fraction:
@@ -77,7 +88,7 @@ def one_per_reference(weights: list[Any] | None, refs: list[str]) -> list[Any] |
     return weights
 
 
-@given(pools, pools, st.none() | weight_lists, chrf_settings(exact=False))
+@given(pools, pools, st.none() | weight_lists | wide_weight_lists, chrf_settings(exact=False))
 def test_expected_utility_is_the_exact_weighted_mean(
     hyps: list[str], refs: list[str], weights: list[Any] | None, settings: Any
 ) -> None:
@@ -123,12 +134,16 @@ def test_exact_on_held_out_sentences(impl: ModuleType, wmt_dir: Path) -> None:
     pool = held_out(wmt_dir, sized(impl, 300, 30))
     refs = pool[sized(impl, 100, 10) :]
     rng = np.random.default_rng(5)
-    # Model probabilities as float32 (torch's): float64 ones often span more than 64 bits.
-    floats = rng.dirichlet(np.ones(len(refs))).astype(np.float32)
+    # Model probabilities, float32 (torch's) and float64, and a softmax of log-probabilities
+    # tens of nats apart: together they span far more than 64 bits.
+    probabilities = rng.dirichlet(np.ones(len(refs)))
+    lprobs = rng.normal(-40, 15, len(refs))
     ints = rng.integers(0, 2**63, len(refs), dtype=np.uint64)
     for weights, options in [
         (None, {}),
-        (floats, {"word_order": 2}),
+        (probabilities.astype(np.float32), {"word_order": 2}),
+        (probabilities, {}),
+        (np.exp(lprobs - lprobs.max()), {"char_order": 4, "word_order": 1}),
         (ints, {"eps_smoothing": True}),
         ([Fraction(k % 7, 3) for k in range(len(refs))], {"lowercase": True, "beta": 1}),
     ]:
@@ -336,3 +351,48 @@ def test_a_pool_of_12000_stays_within_400_mb(wmt_dir: Path) -> None:
     assert out["size"] == 12_000
     assert out["rows"] == out["exact"]
     assert out["peak"] < 400 * 2**20, out["peak"] / 2**20
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        # Reference aggregation counts in 64-bit integers: the weights must scale to them.
+        ([1.0, 1e-4, 0.5], r"weights need more than 64 bits .* expected_utility"),
+        ([1e300, 1e-300, 1.0], r"weights need more than 64 bits"),
+    ],
+)
+def test_aggregate_refuses_weights_of_a_wider_range_and_says_what_takes_them(
+    impl: ModuleType, weights: list[Any], message: str
+) -> None:
+    pool = ["the cat sat", "a cat sat down", "the dog"]
+    with pytest.raises(ValueError, match=message):
+        impl.aggregate(pool, pool, weights=weights)
+    with pytest.raises(ValueError, match=message):
+        chrf.mbr(pool, weights=weights, method="aggregate")
+    expected = oracle(pool, pool, weights)
+    assert impl.expected_utility(pool, pool, weights).tolist() == expected
+    assert chrf.mbr(pool, weights=weights).utilities.tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        # A mantissa past 64 bits: only Fractions of large odd denominators come to one.
+        ([Fraction(1, 3**50), 1, 1], r"weights\[1\] needs more than 64 significant bits"),
+        ([Fraction(1, 2**70_000), 1, 1], r"weights span more than 2\*\*65536"),
+    ],
+)
+def test_expected_utility_refuses_what_it_cannot_hold(
+    impl: ModuleType, weights: list[Any], message: str
+) -> None:
+    pool = ["the cat sat", "a cat sat down", "the dog"]
+    with pytest.raises(ValueError, match=message):
+        impl.expected_utility(pool, pool, weights)
+
+
+def test_wide_weights_in_batches_are_the_items_one_by_one(impl: ModuleType) -> None:
+    pools = [["the cat sat", "a cat", "the dog"], ["cats", "a cat sat", "dogs sat"]]
+    weights = [[1.0, 1e-200, 2.0**-1074], None]
+    batched = impl.expected_utility_batched(pools, pools, weights)
+    for b, pool in enumerate(pools):
+        assert batched[b].tolist() == impl.expected_utility(pool, pool, weights[b]).tolist()

@@ -91,7 +91,9 @@ def aggregate(
 
     The reference aggregation of Vamvas & Sennrich (2024), as ``fastchrf.aggregate_chrf`` computes
     it, for chrF and chrF++ alike: one pass per hypothesis instead of one per pair. ``weights``
-    (one non-negative number per reference) weighs the mean, e.g. by how often a sample occurs.
+    (one non-negative number per reference) weighs the mean, e.g. by how often a sample occurs;
+    the n-grams are counted with the weights as the smallest integers in the same proportions,
+    which must fit 64 bits (:func:`expected_utility` takes weights of any range).
     """
     return _service.aggregate(settings_of(options), hypotheses, references, weights)
 

@@ -11,6 +11,8 @@ __version__: str
 
 Counts = list[tuple[int, int, int]]
 Weights = list[list[int] | None] | None
+#: (mantissa, shift) pairs: mantissa * 2**shift.
+BinaryWeights = list[list[tuple[int, int]] | None] | None
 
 class Config:
     """A chrf.Settings in the core's terms: reads the settings' attributes."""
@@ -68,7 +70,9 @@ class Batch:
     def texts(self) -> tuple[list[list[str]], list[list[str]]]: ...
     def pairwise(self, config: Config, /) -> NDArray[np.float64]: ...
     def aggregate(self, config: Config, weights: Weights, /) -> NDArray[np.float64]: ...
-    def expected_utility(self, config: Config, weights: Weights, /) -> NDArray[np.float64]: ...
+    def expected_utility(
+        self, config: Config, weights: BinaryWeights, /
+    ) -> NDArray[np.float64]: ...
 
 def read_batch(
     hypotheses: object, references: object, purpose: str, batched: bool, lowercase: bool, /

@@ -49,7 +49,8 @@ def expected_utility(
     matrix is never built: rows are scored and summed one at a time, so memory grows with the
     number of texts, not with their pairs. ``weights`` (one non-negative number per reference:
     ints, floats at their exact binary value, Fractions, NumPy scalars or arrays) weighs the
-    mean, e.g. by the model's probability of each sample; None weighs every reference alike.
+    mean, e.g. by the model's probability of each sample, whatever their range (1 and 1e-300
+    side by side); None weighs every reference alike.
     """
     return _service.expected_utility(settings_of(options), hypotheses, references, weights)
 

@@ -1,14 +1,15 @@
-"""Weights of references, validated as exact numbers and scaled to the smallest integers in the
-same proportions, as the core takes them."""
+"""Weights of references, validated as exact numbers and scaled to integers in the same
+proportions, as the core takes them: 64-bit integers for reference aggregation, whose counts are
+integers; (mantissa, shift) pairs for the expected utility, whose sums are exact at any range."""
 
 from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from numbers import Rational
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from chrf._inputs import as_list
 from chrf._messages import shown
@@ -17,38 +18,73 @@ from chrf._numbers import is_bool, is_float
 #: One weight per reference: ints, Fractions, or floats (taken at their exact values), NumPy
 #: scalars or arrays of them included.
 Weights: TypeAlias = Sequence[int | Fraction | float]
-#: Weights must fit 64 bits once scaled to integers with a common denominator.
+#: The largest integer weight of the core, and the largest mantissa of a (mantissa, shift) pair.
 MAX_WEIGHT = 2**64 - 1
+#: The largest shift of a (mantissa, shift) pair: weights spanning more than 2**65536, far
+#: beyond the 2**2098 of floats, would size the exact sums by their span.
+MAX_SHIFT = 2**16
+
+Scaled = TypeVar("Scaled")
+#: Turns one weight list into the core's form (name: the argument, for messages).
+Scaling: TypeAlias = Callable[[object, int, str], list[Scaled]]
 
 
 def item_weights(
-    weights: object, reference_counts: list[int], batched: bool
-) -> list[list[int] | None] | None:
+    weights: object, reference_counts: list[int], batched: bool, scaling: Scaling[Scaled]
+) -> list[list[Scaled] | None] | None:
     """Weights per batch item as the core takes them: None for equal weights everywhere; a
     batched call's weights hold one list (or None) per item, an unbatched call's one list."""
     if weights is None:
         return None
-    if batched:
-        return batch_weights(weights, reference_counts)
-    return [integer_weights(weights, reference_counts[0], "weights")]
-
-
-def batch_weights(weights: object, reference_counts: list[int]) -> list[list[int] | None]:
-    """One weight list (or None, equal weights) per batch item, each scaled for its references."""
+    if not batched:
+        return [scaling(weights, reference_counts[0], "weights")]
     per_item = as_list(weights, "weights")
     if len(per_item) != len(reference_counts):
         raise ValueError(
             f"weights has {len(per_item)} items but the batch has {len(reference_counts)}"
         )
     return [
-        None if w is None else integer_weights(w, reference_counts[b], f"weights[{b}]")
+        None if w is None else scaling(w, reference_counts[b], f"weights[{b}]")
         for b, w in enumerate(per_item)
     ]
 
 
 def integer_weights(weights: object, count: int, name: str) -> list[int]:
+    """Weights as the smallest integers in the same proportions, each below 2**64, as reference
+    aggregation counts with them; ValueError if they cannot be, TypeError for non-numbers."""
+    integers = smallest_integers(weights, count, name)
+    if max(integers) > MAX_WEIGHT:
+        raise ValueError(
+            f"{name} need more than 64 bits as integers in the same proportions, as reference "
+            "aggregation counts with them (floats of full precision more than about 2**11 "
+            "apart do); expected_utility and mbr's pairwise method take weights of any range"
+        )
+    return integers
+
+
+def binary_weights(weights: object, count: int, name: str) -> list[tuple[int, int]]:
+    """Weights as (mantissa, shift) pairs, mantissa * 2**shift, in the same proportions: every
+    float weight is one, whatever its range. ValueError if a mantissa needs more than 64 bits
+    (a Fraction of a large odd denominator) or the weights span more than 2**MAX_SHIFT."""
+    pairs = []
+    for i, integer in enumerate(smallest_integers(weights, count, name)):
+        shift = (integer & -integer).bit_length() - 1 if integer else 0
+        mantissa = integer >> shift
+        if mantissa > MAX_WEIGHT:
+            raise ValueError(
+                f"{name}[{i}] needs more than 64 significant bits as an integer in proportion "
+                "to the others (a Fraction of a large odd denominator)"
+            )
+        if shift > MAX_SHIFT:
+            raise ValueError(f"{name} span more than 2**{MAX_SHIFT} from the least to the most")
+        pairs.append((mantissa, shift))
+    return pairs
+
+
+def smallest_integers(weights: object, count: int, name: str) -> list[int]:
     """Weights as the smallest integers in the same proportions (exact: floats are taken at
-    their binary value); ValueError if they cannot be, TypeError for non-numbers."""
+    their binary value); ValueError for a wrong count, a negative or non-finite weight or all
+    zero, TypeError for non-numbers."""
     values = as_list(weights, name)
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} values but there are {count} references")
@@ -58,10 +94,7 @@ def integer_weights(weights: object, count: int, name: str) -> list[int]:
     denominator = math.lcm(*(w.denominator for w in exact))
     integers = [int(w * denominator) for w in exact]
     divisor = math.gcd(*integers)
-    integers = [w // divisor for w in integers]
-    if max(integers) > MAX_WEIGHT:
-        raise ValueError(f"{name} span too wide a range to be scaled to 64-bit integers exactly")
-    return integers
+    return [w // divisor for w in integers]
 
 
 def exact_weight(weight: object, name: str) -> Fraction:

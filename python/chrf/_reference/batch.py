@@ -14,7 +14,7 @@ from chrf._inputs import Texts
 from chrf._reference.metric import aggregate_scores, sentence_score
 from chrf._reference.texts import Items, batch_items
 from chrf._settings import Options, Settings, settings_of
-from chrf._weights import Weights
+from chrf._weights import Weights, binary_weights, integer_weights
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -36,7 +36,7 @@ def pairwise(
     """Reference twin of `chrf.pairwise`: each pair scored alone."""
     settings = settings_of(options)
     scores: NDArray[np.float64] = _pairwise(
-        settings, batch_items(hypotheses, references, "pairwise", False)
+        settings, batch_items(hypotheses, references, "pairwise", False, None, integer_weights)
     )[0]
     return scores
 
@@ -46,7 +46,9 @@ def pairwise_batched(
 ) -> NDArray[np.float64]:
     """Reference twin of `chrf.pairwise_batched`."""
     settings = settings_of(options)
-    return _pairwise(settings, batch_items(hypotheses, references, "pairwise", True))
+    return _pairwise(
+        settings, batch_items(hypotheses, references, "pairwise", True, None, integer_weights)
+    )
 
 
 def _pairwise(settings: Settings, items: Items) -> NDArray[np.float64]:
@@ -69,7 +71,7 @@ def aggregate(
 ) -> NDArray[np.float64]:
     """Reference twin of `chrf.aggregate`."""
     settings = settings_of(options)
-    items = batch_items(hypotheses, references, "aggregate", False, weights)
+    items = batch_items(hypotheses, references, "aggregate", False, weights, integer_weights)
     scores: NDArray[np.float64] = _aggregate(settings, items)[0]
     return scores
 
@@ -83,7 +85,8 @@ def aggregate_batched(
 ) -> NDArray[np.float64]:
     """Reference twin of `chrf.aggregate_batched`."""
     settings = settings_of(options)
-    return _aggregate(settings, batch_items(hypotheses, references, "aggregate", True, weights))
+    items = batch_items(hypotheses, references, "aggregate", True, weights, integer_weights)
+    return _aggregate(settings, items)
 
 
 def _aggregate(settings: Settings, items: Items) -> NDArray[np.float64]:
@@ -104,7 +107,7 @@ def expected_utility(
     """Reference twin of `chrf.expected_utility`: each row of `pairwise`, its weighted mean taken
     in Fractions (a float weight at its exact value), rounded once."""
     settings = settings_of(options)
-    items = batch_items(hypotheses, references, "expected_utility", False, weights)
+    items = batch_items(hypotheses, references, "expected_utility", False, weights, _integers)
     utilities: NDArray[np.float64] = _expected(settings, items)[0]
     return utilities
 
@@ -117,8 +120,13 @@ def expected_utility_batched(
 ) -> NDArray[np.float64]:
     """Reference twin of `chrf.expected_utility_batched`."""
     settings = settings_of(options)
-    items = batch_items(hypotheses, references, "expected_utility", True, weights)
+    items = batch_items(hypotheses, references, "expected_utility", True, weights, _integers)
     return _expected(settings, items)
+
+
+def _integers(weights: object, count: int, name: str) -> list[int]:
+    """The compiled function's (mantissa, shift) weights, refused alike, as integers."""
+    return [mantissa << shift for mantissa, shift in binary_weights(weights, count, name)]
 
 
 def _expected(settings: Settings, items: Items) -> NDArray[np.float64]:

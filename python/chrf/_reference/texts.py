@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from chrf import _core
 from chrf._inputs import check_layout
-from chrf._weights import item_weights
+from chrf._weights import Scaling, item_weights
 
 __all__ = ["Items", "Segment", "batch_items", "corpus_of", "segments_of"]
 
@@ -39,10 +39,16 @@ def segments_of(c: _core.Corpus) -> list[Segment]:
 
 
 def batch_items(
-    hypotheses: object, references: object, purpose: str, batched: bool, weights: object = None
+    hypotheses: object,
+    references: object,
+    purpose: str,
+    batched: bool,
+    weights: object,
+    scaling: Scaling[int],
 ) -> Items:
-    """Batch items (or one item, unbatched) as the batch functions read them, then weights."""
+    """Batch items (or one item, unbatched) as the batch functions read them, then weights
+    scaled to integers as the compiled function scales them."""
     batch = _core.read_batch(hypotheses, references, purpose, batched, False)
     hyps, refs = batch.texts()
-    scaled = item_weights(weights, batch.reference_counts, batched)
+    scaled = item_weights(weights, batch.reference_counts, batched, scaling)
     return hyps, refs, scaled or [None] * len(hyps)

@@ -58,7 +58,9 @@ mod settings;
 mod stats;
 pub mod text;
 
-pub use batch::{aggregate_scores, expected_utility, pairwise_scores, pairwise_scores_into};
+pub use batch::{
+    aggregate_scores, expected_utility, pairwise_scores, pairwise_scores_into, Weight,
+};
 pub use corpus::Corpus;
 pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};

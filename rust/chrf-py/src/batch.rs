@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::arrays::{flatten, zeroed};
 use crate::config::Config;
-use crate::errors::{empty, out_of_memory, value_error, Result};
+use crate::errors::{empty, out_of_memory, reserved, value_error, Result};
 use crate::listing::{items, listed, read_column, Items};
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{Reading, Text};
@@ -128,7 +128,7 @@ fn check_uniform(batch: &[Items<'_>], name: &str) -> Result<()> {
 }
 
 /// One weight list (or None: equal weights) per batch item, or None for all.
-type Weights = Option<Vec<Option<Vec<u64>>>>;
+type Weights<W> = Option<Vec<Option<Vec<W>>>>;
 
 impl Batch {
     fn check(&self, config: &Config) -> Result<()> {
@@ -143,13 +143,12 @@ impl Batch {
 
     /// Per item, `score` of its hypotheses against its references and weights, end to end:
     /// shape (batch, hypotheses).
-    fn per_item<'py>(
+    fn per_item<'py, W: Clone + Sync>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights,
-        score: impl Fn(&[Text], &[Text], Option<&[u64]>, &chrf_core::pool::Interrupt) -> ItemScores
-            + Sync,
+        weights: Weights<W>,
+        score: impl Fn(&[Text], &[Text], Option<&[W]>, &chrf_core::pool::Interrupt) -> ItemScores + Sync,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
         numpy_ready(py)?;
         self.check(config)?;
@@ -166,6 +165,26 @@ impl Batch {
         .and_then(flatten)?;
         Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
     }
+}
+
+/// Weights as (mantissa, shift) pairs as the core's weights.
+fn core_weights(weights: Weights<(u64, u32)>) -> Result<Weights<chrf_core::Weight>> {
+    let Some(items) = weights else {
+        return Ok(None);
+    };
+    let mut out = reserved(items.len())?;
+    for item in items {
+        out.push(match item {
+            None => None,
+            Some(pairs) => {
+                let mut weights = reserved(pairs.len())?;
+                let weight = |(mantissa, shift)| chrf_core::Weight { mantissa, shift };
+                weights.extend(pairs.into_iter().map(weight));
+                Some(weights)
+            }
+        });
+    }
+    Ok(Some(out))
 }
 
 /// Per batch item, its texts as Python strs.
@@ -228,13 +247,14 @@ impl Batch {
         Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
     }
 
-    /// Reference aggregation per batch item: shape (batch, hypotheses).
+    /// Reference aggregation per batch item: shape (batch, hypotheses); weights are integers
+    /// below 2^64.
     #[pyo3(signature = (config, weights))]
     fn aggregate<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights,
+        weights: Weights<u64>,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
         let settings = &config.settings;
         self.per_item(py, config, weights, |h, r, w, interrupt| {
@@ -244,13 +264,15 @@ impl Batch {
 
     /// MBR's expected utility per batch item (see `chrf.expected_utility`): shape
     /// (batch, hypotheses), the exact weighted mean of each pairwise row, without the matrix.
+    /// A weight is (mantissa, shift): mantissa · 2^shift.
     #[pyo3(signature = (config, weights))]
     fn expected_utility<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights,
+        weights: Weights<(u64, u32)>,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
+        let weights = core_weights(weights)?;
         let settings = &config.settings;
         self.per_item(py, config, weights, |h, r, w, interrupt| {
             chrf_core::expected_utility(h, r, w, settings, interrupt)

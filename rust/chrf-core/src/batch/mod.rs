@@ -4,15 +4,18 @@
 //!   units and their bags of shared n-grams.
 //! * `pairwise.rs`: every hypothesis against every reference, a row at a time.
 //! * `aggregate.rs`: every hypothesis against the references' mean bag.
-//! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean.
+//! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean,
+//!   exactly by `exact_mean.rs`.
 
 mod aggregate;
 mod bags;
+mod exact_mean;
 mod pairwise;
 #[cfg(test)]
 mod tests;
 mod utility;
 
 pub use aggregate::aggregate_scores;
+pub use exact_mean::Weight;
 pub use pairwise::{pairwise_scores, pairwise_scores_into};
 pub use utility::expected_utility;

@@ -8,6 +8,7 @@ use crate::pool::Interrupt;
 use crate::stats::{Count, OrderCounts};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::{float_score, segment_statistics, Averaging, Beta, ChrfError, Settings};
+use num_rational::BigRational;
 use std::collections::HashMap;
 
 fn texts() -> Vec<String> {
@@ -297,4 +298,48 @@ fn an_output_too_large_for_memory_is_an_error() {
         pairwise_scores(&many, &many, &settings, &Interrupt::default()),
         Err(ChrfError::OutOfMemory { .. })
     ));
+}
+
+/// A double's exact value.
+pub(super) fn exact(value: f64) -> BigRational {
+    BigRational::from_float(value).unwrap()
+}
+
+/// xorshift64: random bits without a dependency.
+pub(super) struct Bits(pub(super) u64);
+
+impl Bits {
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Doubles of every kind: any bit pattern (subnormals, huge, negative), scores, 0, 100.
+    pub(super) fn double(&mut self) -> f64 {
+        let bits = self.next();
+        match bits % 6 {
+            0 => 0.0,
+            1 => 100.0,
+            2 => f64::from_bits(self.next() >> 12), // subnormal or zero, positive
+            3 => (self.next() % 100_000) as f64 / 997.0,
+            _ => loop {
+                let value = f64::from_bits(self.next());
+                if value.is_finite() {
+                    break value;
+                }
+            },
+        }
+    }
+
+    pub(super) fn weight(&mut self) -> u128 {
+        match self.next() % 5 {
+            0 => 0,
+            1 => 1,
+            2 => u128::from(u64::MAX),
+            3 => u128::from(self.next()),
+            _ => u128::from(self.next()) << 32 | u128::from(self.next()),
+        }
+    }
 }
