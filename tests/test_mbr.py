@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import chrf
 from chrf import _reference
+from chrf._weights import binary_weights
 from implementations import error_of, sized
 from strategies import chrf_settings, texts
 
@@ -396,3 +397,10 @@ def test_wide_weights_in_batches_are_the_items_one_by_one(impl: ModuleType) -> N
     batched = impl.expected_utility_batched(pools, pools, weights)
     for b, pool in enumerate(pools):
         assert batched[b].tolist() == impl.expected_utility(pool, pool, weights[b]).tolist()
+
+
+def test_weights_below_2_64_reach_the_core_unshifted() -> None:
+    # Regression: even integer weights went as (w >> k, k) pairs, off the core's fast path.
+    assert binary_weights([2, 4, 6, 2**63], 4, "weights") == [(1, 0), (2, 0), (3, 0), (2**62, 0)]
+    assert binary_weights([2.0**70, 1.0], 2, "weights") == [(1, 70), (1, 0)]
+    assert binary_weights([3 * 2**80, 1], 2, "weights") == [(3, 80), (1, 0)]

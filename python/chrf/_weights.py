@@ -64,11 +64,12 @@ def integer_weights(weights: object, count: int, name: str) -> list[int]:
 
 def binary_weights(weights: object, count: int, name: str) -> list[tuple[int, int]]:
     """Weights as (mantissa, shift) pairs, mantissa * 2**shift, in the same proportions: every
-    float weight is one, whatever its range. ValueError if a mantissa needs more than 64 bits
-    (a Fraction of a large odd denominator) or the weights span more than 2**MAX_SHIFT."""
+    float weight is one, whatever its range. A weight below 2**64 keeps shift 0 (the core's
+    fast path is for unshifted weights). ValueError if a mantissa needs more than 64 bits (a
+    Fraction of a large odd denominator) or the weights span more than 2**MAX_SHIFT."""
     pairs = []
     for i, integer in enumerate(smallest_integers(weights, count, name)):
-        shift = (integer & -integer).bit_length() - 1 if integer else 0
+        shift = (integer & -integer).bit_length() - 1 if integer > MAX_WEIGHT else 0
         mantissa = integer >> shift
         if mantissa > MAX_WEIGHT:
             raise ValueError(
