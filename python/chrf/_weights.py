@@ -89,40 +89,46 @@ def smallest_integers(weights: object, count: int, name: str) -> list[int]:
     values = as_list(weights, name)
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} values but there are {count} references")
-    exact = [exact_weight(w, f"{name}[{i}]") for i, w in enumerate(values)]
-    if not any(exact):
+    # Integer pairs, not Fractions: a Fraction's arithmetic reduces at every step.
+    ratios = [exact_ratio(w, name, i) for i, w in enumerate(values)]
+    if not any(numerator for numerator, _ in ratios):
         raise ValueError(f"{name} must not all be zero")
-    denominator = math.lcm(*(w.denominator for w in exact))
-    integers = [int(w * denominator) for w in exact]
+    denominator = math.lcm(*{d for _, d in ratios})
+    integers = [n * (denominator // d) for n, d in ratios]
     divisor = math.gcd(*integers)
     return [w // divisor for w in integers]
 
 
-def exact_weight(weight: object, name: str) -> Fraction:
-    """A non-negative weight as an exact Fraction of Python ints.
+def exact_ratio(weight: object, name: str, index: int) -> tuple[int, int]:
+    """A non-negative weight ``name[index]`` as its exact (numerator, denominator) of Python
+    ints, the denominator positive.
 
     NumPy scalars are converted first: arithmetic on them wraps around silently at their width.
     """
-    if is_bool(weight):
-        raise TypeError(f"{name} must be a number, not bool")
+    if is_float(weight):
+        try:  # not math.isfinite(): a long double beyond the float range is finite
+            numerator, denominator = weight.as_integer_ratio()
+        except (OverflowError, ValueError):
+            raise ValueError(f"{name}[{index}] must be finite, not {float(weight)}") from None
+    elif is_bool(weight):
+        raise TypeError(f"{name}[{index}] must be a number, not bool")
+    else:
+        numerator, denominator = _integer_ratio(weight, f"{name}[{index}]")
+    if numerator < 0:
+        raise ValueError(f"{name}[{index}] must not be negative, not {shown(weight)}")
+    return numerator, denominator
+
+
+def _integer_ratio(weight: object, name: str) -> tuple[int, int]:
+    """An integer or a Rational as (numerator, denominator), reduced."""
     try:
-        value = Fraction(operator.index(weight))  # type: ignore[arg-type]
+        return operator.index(weight), 1  # type: ignore[arg-type]
     except TypeError:
-        value = _exact_non_integer(weight, name)
-    if value < 0:
-        raise ValueError(f"{name} must not be negative, not {shown(weight)}")
-    return value
-
-
-def _exact_non_integer(weight: object, name: str) -> Fraction:
+        pass
     if isinstance(weight, Rational):
         try:
-            return Fraction(operator.index(weight.numerator), operator.index(weight.denominator))
-        except TypeError:
+            exact = Fraction(operator.index(weight.numerator), operator.index(weight.denominator))
+            return exact.numerator, exact.denominator
+        except (TypeError, ZeroDivisionError):
             pass
-    elif is_float(weight):
-        try:  # not math.isfinite(): a long double beyond the float range is finite
-            return Fraction(*weight.as_integer_ratio())
-        except (OverflowError, ValueError):
-            raise ValueError(f"{name} must be finite, not {float(weight)}") from None
     raise TypeError(f"{name} must be a number, not {type(weight).__name__}")
