@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from fractions import Fraction
+from numbers import Rational
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -229,10 +230,21 @@ def test_weights_are_exact_proportions(impl: ModuleType) -> None:
     )
 
 
+class ZeroDenominator:
+    """A Rational (registered as one) that is no number: its denominator is 0."""
+
+    numerator, denominator = 1, 0
+
+
+Rational.register(ZeroDenominator)
+
+
 @pytest.mark.parametrize(
     ("weights", "error", "message"),
     [
         ([1, 2], ValueError, "weights has 2 values but there are 3 references"),
+        # Regression: a ZeroDivisionError escaped.
+        ([1, ZeroDenominator(), 1], TypeError, r"weights\[1\] must be a number, not ZeroDen"),
         ([1, -1, 1], ValueError, r"weights\[1\] must not be negative"),
         ([0, 0, 0], ValueError, "must not all be zero"),
         ([1, "2", 1], TypeError, r"weights\[1\] must be a number, not str"),
