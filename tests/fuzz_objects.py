@@ -129,7 +129,8 @@ def fresh(recipe: Any) -> Any:
             value = [value]
         return value
     if isinstance(recipe, Array):
-        return np.array(recipe.values, dtype=recipe.dtype)
+        with np.errstate(over="ignore"):  # values past the dtype's range become inf on purpose
+            return np.array(recipe.values, dtype=recipe.dtype)
     if type(recipe) is list:
         return [fresh(item) for item in recipe]
     if type(recipe) is tuple:
@@ -236,7 +237,8 @@ atoms = st.one_of(
 def _array(values: Any, dtype: Any) -> Array:
     """The recipe of an array, or of an empty one where NumPy cannot build that array."""
     try:
-        np.array(values, dtype=dtype)
+        with np.errstate(over="ignore"):
+            np.array(values, dtype=dtype)
     except Exception:
         return Array([], float)
     return Array(values, dtype)
