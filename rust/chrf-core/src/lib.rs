@@ -9,7 +9,8 @@
 //! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
 //! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
 //! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references;
-//!   [`expected_utility`]: MBR's exact weighted mean of each pairwise row, without the matrix.
+//!   [`expected_utility`]: MBR's exact weighted mean of each pairwise row, without the matrix,
+//!   with [`Weight`]s of any range.
 //! * [`Settings`] (with [`Beta`], [`Averaging`]) in, [`ChrfError`] out: one variant per kind of
 //!   refusal, each with the message the binding raises.
 //! * [`Corpus::explain`] ([`Explanation`]) and [`swapped_scores`]: which n-grams and which
@@ -33,6 +34,7 @@
 //! | several references: the best one per segment | §5 | `segment.rs` |
 //! | many hypotheses against many references: shared n-gram bags | §7 | `batch/bags.rs` |
 //! | pairwise scores; reference aggregation; MBR's expected utility | §7 | `batch/pairwise.rs`, `batch/aggregate.rs`, `batch/utility.rs` |
+//! | exact weighted means of doubles | §7 | `batch/exact_mean.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
 //! | missing and extra n-grams; leave-one-out and swap scores | §9 | `explain.rs` |
