@@ -324,3 +324,30 @@ def test_ctrl_c_during_the_first_numpy_use_is_a_keyboard_interrupt(call: str) ->
             error[-2000:],
         )
         assert outcome["later"] == [100.0], (trial, outcome)
+
+
+IMPORT_LOCK_LEFT_HELD = """
+import _imp, sys
+import chrf
+# What a Ctrl-C landing in importlib's `_get_module_lock` leaves: Python's import lock held by
+# this thread. The first call then imported NumPy on a thread of its own, which waited for the
+# lock forever (seen in CI, in the test above).
+_imp.acquire_lock()
+calls = {
+    "pairwise": lambda: chrf.pairwise(["a b"], ["a c"]).round(4).tolist(),
+    "bootstrap": lambda: chrf.CHRF().corpus_score(["a b"], [["a c"]], n_bootstrap=10).score,
+}
+print(calls[sys.argv[1]](), chrf.sentence_scores(["a"], ["a"]).tolist())
+"""
+
+
+@pytest.mark.parametrize("call", ["pairwise", "bootstrap"])
+def test_the_first_numpy_use_never_waits_for_an_import_lock_its_thread_holds(call: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_LOCK_LEFT_HELD, call],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    expected = {"pairwise": "[[25.0]]", "bootstrap": "25.0"}[call]
+    assert done.stdout == f"{expected} [100.0]\n", done.stderr[-2000:]

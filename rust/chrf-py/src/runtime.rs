@@ -50,12 +50,14 @@ pub fn compute<R: Send>(
 /// of their own, where Python runs no signal handler: a Ctrl-C cannot land in NumPy's import
 /// (which leaves a module half made, that NumPy then refuses to load again) nor in the lookup's
 /// Python code; it waits, and is raised here as `KeyboardInterrupt` once NumPy is whole, so that
-/// the process's later calls work.
+/// the process's later calls work. (Unless this thread holds the import lock, which the other
+/// thread would wait for: see [`holds_import_lock`].)
 pub fn numpy_ready(py: Python<'_>) -> Result<()> {
     if NUMPY_READY.load(Ordering::Acquire) {
         return Ok(());
     }
-    py.detach(prepare_numpy)?;
+    let here = holds_import_lock(py)?;
+    py.detach(|| prepare_numpy(here))?;
     // A Ctrl-C that came meanwhile: the call that was interrupted is this one.
     Ok(py.check_signals()?)
 }
@@ -74,9 +76,32 @@ static NUMPY_PREPARING: Mutex<()> = Mutex::new(());
 #[pyfunction]
 pub fn import_numpy(py: Python<'_>, module: &str) -> Result<()> {
     numpy_ready(py)?;
-    let import = || Python::attach(|py| Ok(py.import(module).map(drop)?));
-    py.detach(|| on_own_thread(import))?;
+    if holds_import_lock(py)? {
+        py.import(module)?;
+    } else {
+        py.detach(|| on_own_thread(|| Python::attach(|py| Ok(py.import(module).map(drop)?))))?;
+    }
     Ok(py.check_signals()?)
+}
+
+/// Whether this thread holds Python's import lock, which an import on another thread would
+/// wait for until this one lets it go. A Ctrl-C can leave it held for good: importlib takes and
+/// releases it in Python code (`_get_module_lock`), and an exception can come in between. An
+/// import must then run on this thread, as Python's own would: the lock is reentrant.
+fn holds_import_lock(py: Python<'_>) -> Result<bool> {
+    let imp = py.import("_imp")?;
+    if !imp.call_method0("lock_held")?.is_truthy()? {
+        return Ok(false);
+    }
+    // Only its holder can release it: others get a RuntimeError. The holder takes it back.
+    match imp.call_method0("release_lock") {
+        Ok(_) => {
+            imp.call_method0("acquire_lock")?;
+            Ok(true)
+        }
+        Err(error) if error.is_instance_of::<PyRuntimeError>(py) => Ok(false),
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// Runs `work` on a thread of its own, where Python runs no signal handler (see
@@ -96,15 +121,16 @@ fn on_own_thread(work: impl FnOnce() -> Result<()> + Send) -> Result<()> {
     })
 }
 
-/// Imports NumPy and looks up its C API on a thread of its own, once (called without the GIL).
-fn prepare_numpy() -> Result<()> {
+/// Imports NumPy and looks up its C API, once (called without the GIL): on a thread of its
+/// own, or `here` if this thread holds the import lock (see [`holds_import_lock`]).
+fn prepare_numpy(here: bool) -> Result<()> {
     let _preparing = NUMPY_PREPARING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if NUMPY_READY.load(Ordering::Acquire) {
         return Ok(()); // another thread made it ready while this one waited
     }
-    on_own_thread(|| {
+    let load = || {
         Python::attach(|py| {
             py.import("numpy")?;
             catch_unwind(AssertUnwindSafe(|| {
@@ -112,7 +138,12 @@ fn prepare_numpy() -> Result<()> {
             }))
             .map_err(|panic| internal_error(panic.as_ref()))
         })
-    })?;
+    };
+    if here {
+        load()?;
+    } else {
+        on_own_thread(load)?;
+    }
     NUMPY_READY.store(true, Ordering::Release);
     Ok(())
 }
