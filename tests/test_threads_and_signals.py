@@ -281,9 +281,9 @@ calls = {
     "bootstrap": lambda: chrf.CHRF().corpus_score(["a b"], [["a c"]], n_bootstrap=10),
 }
 first = []
-print("ready", flush=True)
 try:
     try:
+        print("ready", flush=True)  # in the try: the Ctrl-C can come as soon as it is written
         calls[sys.argv[1]]()  # imports NumPy: the Ctrl-C lands somewhere in it, or after it
         first.append("returned")
         time.sleep(30)  # where the Ctrl-C lands if the call had ended before it came
