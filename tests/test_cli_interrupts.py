@@ -16,42 +16,9 @@ from pathlib import Path
 
 import pytest
 
-#: The `chrf` console script's code (`from chrf.cli import main; sys.exit(main())`), which
-#: tells the test, on the file descriptor it is given, when `main` has started: when it first
-#: imports a module of its own (an audit event). Before, the interpreter starts, and imports
-#: `chrf` and `chrf.cli` themselves (which import nothing more than `os` and `sys`); a signal
-#: there gets Python's own handling, out of chrf's reach.
-PROGRAM = """
-import os, sys
-
-def tell(event, args):
-    if event == "import" and args[0] == "chrf.cli.outcome":
-        os.write(int(os.environ["READY_FD"]), b".")
-
-sys.addaudithook(tell)
-from chrf.cli import main
-sys.exit(main())
-"""
+from cli_program import start
 
 INTERRUPTED = "chrf: interrupted\n"
-
-
-def start(args: list[str], cwd: Path, **kwargs: object) -> subprocess.Popen[bytes]:
-    """The program, once its `main` has started."""
-    ready, told = os.pipe()
-    process = subprocess.Popen(  # type: ignore[call-overload]
-        [sys.executable, "-c", PROGRAM, *args],
-        cwd=cwd,
-        env={**os.environ, "READY_FD": str(told)},
-        pass_fds=(told,),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        **kwargs,
-    )
-    os.close(told)
-    assert os.read(ready, 1) == b"."
-    os.close(ready)
-    return process  # type: ignore[no-any-return]
 
 
 def outcome(process: subprocess.Popen[bytes], stdin_fd: int | None = None) -> tuple[int, str, str]:
@@ -150,3 +117,29 @@ def test_a_second_ctrl_c_while_the_first_is_reported_changes_nothing(small: Path
         status, out, err = outcome(process)
         if status != 0:
             assert_clean_interrupt(status, out, err)
+
+
+#: The program, with a Ctrl-C that CPython drops: raised in a `__del__` as `main` imports its
+#: modules, where CPython prints "Exception ignored" and goes on. A Ctrl-C landing in importlib's
+#: own callbacks (its module locks' weakref callbacks) ends the same way.
+DROPPED_AT_START_UP = """
+import os, sys
+
+class Dropped:
+    def __del__(self):
+        raise KeyboardInterrupt
+
+def tell(event, args):
+    if event == "import" and args[0] == "chrf.cli.outcome":
+        os.write(int(os.environ["READY_FD"]), b".")
+        Dropped()
+
+sys.addaudithook(tell)
+from chrf.cli import main
+sys.exit(main())
+"""
+
+
+def test_a_ctrl_c_that_cpython_drops_still_ends_the_command(small: Path) -> None:
+    process = start(["ref.txt", "-i", "hyp.txt"], small, program=DROPPED_AT_START_UP)
+    assert_clean_interrupt(*outcome(process))

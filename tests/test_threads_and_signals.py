@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import chrf
+from cli_program import start
 
 ROOT = Path(__file__).resolve().parent.parent
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGINT are POSIX")
@@ -54,6 +57,10 @@ print("finished", flush=True)
 #: How long a test lets Ctrl-C take: generous, so that a loaded machine does not fail it
 #: (benches/bench_interrupt.py measures the latency itself).
 LATENCY_BOUND = 5.0
+
+#: How long a test waits for a Ctrl-C to arrive before it lets the child go on: only a Ctrl-C
+#: that CPython dropped takes that long (the test tells which by the child's stderr).
+DELIVERY_BOUND = 10.0
 
 LONG_CALL_NAMES = ["pairwise", "score", "sentence_scores", "reading", "one_segment", "bootstrap"]
 
@@ -212,20 +219,14 @@ def test_ctrl_c_during_a_statistical_test_exits_130(test: list[str], tmp_path: P
     for name, shift in (("ref.txt", 0), ("a.txt", 1), ("b.txt", 2)):
         (tmp_path / name).write_text("\n".join(lines[shift:] + lines[:shift]) + "\n", "utf-8")
     systems = ["a.txt"] if "--confidence" in test else ["a.txt", "b.txt"]
-    for delay in (3.0, 5.0):  # past start-up and reading, into the resampling
-        child = subprocess.Popen(
-            [sys.executable, "-m", "chrf.cli", "ref.txt", "-i", *systems, *test],
-            cwd=tmp_path,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+    for delay in (2.0, 4.0):  # from `main`'s start: past reading, into the resampling
+        child = start(["ref.txt", "-i", *systems, *test], tmp_path)
         time.sleep(delay)
         child.send_signal(signal.SIGINT)
         sent = time.monotonic()
         out, error = child.communicate(timeout=60)
         waited = time.monotonic() - sent
-        assert (child.returncode, out, error) == (130, "", "chrf: interrupted\n")
+        assert (child.returncode, out, error) == (130, b"", b"chrf: interrupted\n")
         assert waited < LATENCY_BOUND, f"the command ended {waited:.2f} s after SIGINT"
 
 
@@ -274,7 +275,7 @@ def test_a_fork_during_another_threads_first_array_call_never_hangs() -> None:
 
 
 CTRL_C_AT_THE_FIRST_NUMPY_USE = """
-import json, sys, time
+import json, sys
 import chrf
 calls = {
     "pairwise": lambda: chrf.pairwise(["a b"], ["a c"]),
@@ -286,7 +287,9 @@ try:
         print("ready", flush=True)  # in the try: the Ctrl-C can come as soon as it is written
         calls[sys.argv[1]]()  # imports NumPy: the Ctrl-C lands somewhere in it, or after it
         first.append("returned")
-        time.sleep(30)  # where the Ctrl-C lands if the call had ended before it came
+        # Where the Ctrl-C lands if the call had ended before it came; the parent closes standard
+        # input if none comes (CPython dropped it), so that the child need not wait for a timer.
+        sys.stdin.readline()
     except KeyboardInterrupt:
         first.append("KeyboardInterrupt")
 except BaseException as error:
@@ -298,16 +301,35 @@ except BaseException as error:
 print(json.dumps({"first": first, "later": later}))
 """
 
+#: What CPython prints when a KeyboardInterrupt is raised where it cannot propagate (a weakref
+#: callback, a `__del__`): "Exception ignored in ...", sometimes a traceback, then the error.
+DROPPED_INTERRUPT = re.compile(
+    r"Exception ignored (?:in|on)[^\n]*\n"
+    r"(?:Traceback[^\n]*\n(?:  [^\n]*\n)*)?"
+    r"KeyboardInterrupt[^\n]*\n"
+)
+
+
+def dropped_interrupts(stderr: str) -> int:
+    """How many KeyboardInterrupts CPython reported as ignored; fails on any other output."""
+    rest = DROPPED_INTERRUPT.sub("", stderr)
+    assert rest == "", stderr[-2000:]
+    return len(DROPPED_INTERRUPT.findall(stderr))
+
 
 @POSIX_ONLY
 @pytest.mark.parametrize("call", ["pairwise", "bootstrap"])
 def test_ctrl_c_during_the_first_numpy_use_is_a_keyboard_interrupt(call: str) -> None:
     # Landing in NumPy's import, a Ctrl-C used to raise ImportError ("PyCapsule_Import could not
     # import module datetime") or RuntimeError, and could leave NumPy half imported: every later
-    # call of the process failed ("cannot load module more than once per process").
+    # call of the process failed ("cannot load module more than once per process"). A Ctrl-C
+    # that lands in a callback of importlib's (its module locks' weakref callbacks) is reported
+    # by CPython as "Exception ignored" and dropped: no library can deliver it, so the test tells
+    # that outcome apart by what CPython printed, and asserts what chrf controls in every case.
     for trial in range(40):
         child = subprocess.Popen(
             [sys.executable, "-c", CTRL_C_AT_THE_FIRST_NUMPY_USE, call],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -316,14 +338,20 @@ def test_ctrl_c_during_the_first_numpy_use_is_a_keyboard_interrupt(call: str) ->
         assert child.stdout.readline() == "ready\n"
         time.sleep(0.005 * trial)  # 0 to 0.2 s: into chrf's imports, NumPy's, or past them
         child.send_signal(signal.SIGINT)
-        out, error = child.communicate(timeout=120)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=DELIVERY_BOUND)
+        # Still waiting for an interrupt that did not come, it then reads the end of its input.
+        out, error = child.communicate(input="", timeout=120)
         outcome = json.loads(out)
-        assert outcome["first"] in (["KeyboardInterrupt"], ["returned", "KeyboardInterrupt"]), (
-            trial,
-            outcome,
-            error[-2000:],
-        )
-        assert outcome["later"] == [100.0], (trial, outcome)
+        context = (trial, outcome, error[-2000:])
+        if dropped_interrupts(error):
+            assert outcome["first"] == ["returned"], context
+        else:
+            assert outcome["first"] in (
+                ["KeyboardInterrupt"],
+                ["returned", "KeyboardInterrupt"],
+            ), context
+        assert outcome["later"] == [100.0], context
 
 
 IMPORT_LOCK_LEFT_HELD = """

@@ -33,6 +33,7 @@ __all__ = ["main"]
 INTERRUPTED = 130
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]
+UnraisableHook = Callable[["sys.UnraisableHookArgs"], Any]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if program:
             sys.excepthook = _quiet_interrupts(sys.excepthook)
+            sys.unraisablehook = _redelivered_interrupts(sys.unraisablehook)
         from chrf.cli.outcome import exit_status
 
         return exit_status(list(sys.argv[1:] if argv is None else argv), program)
@@ -91,5 +93,25 @@ def _quiet_interrupts(previous: ExceptHook) -> ExceptHook:
             return
         _stderr("chrf: interrupted\n")
         os._exit(INTERRUPTED)  # at once: the interpreter's shutdown could be interrupted too
+
+    return hook
+
+
+def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
+    """sys.unraisablehook of the program: a Ctrl-C that lands where CPython cannot raise it (in
+    importlib's weakref callbacks, say) is printed as "Exception ignored" and dropped, and the
+    command would go on as if no Ctrl-C had come. The program owns its signals: it delivers the
+    interrupt again, and the command ends as at any other Ctrl-C (or not at all once the work is
+    done and interrupts are ignored)."""
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if not issubclass(unraisable.exc_type, KeyboardInterrupt):
+            previous(unraisable)
+            return
+        import _thread
+
+        # From a thread of its own: raised in this hook, CPython would drop it again. That thread
+        # runs once this one yields the GIL, which is after the hook has returned.
+        _thread.start_new_thread(_thread.interrupt_main, ())
 
     return hook
