@@ -4,6 +4,7 @@ two implementations of the Python API (`impl`)."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from types import ModuleType
 
@@ -23,6 +24,12 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=200, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+# Started with SIGINT ignored (a shell's background job), the tests' children would inherit it,
+# and no Ctrl-C test could interrupt them: a handled signal is reset to the default at exec, so
+# that each child's Python installs its own KeyboardInterrupt handler.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -379,3 +379,19 @@ def test_the_first_numpy_use_never_waits_for_an_import_lock_its_thread_holds(cal
     )
     expected = {"pairwise": "[[25.0]]", "bootstrap": "25.0"}[call]
     assert done.stdout == f"{expected} [100.0]\n", done.stderr[-2000:]
+
+
+@POSIX_ONLY
+def test_the_ctrl_c_tests_pass_when_started_with_ctrl_c_ignored() -> None:
+    # A shell's background job (`scripts/stress_signals &`, nohup) starts with SIGINT ignored,
+    # and its children inherit that: Python then installs no handler, and the Ctrl-C tests' own
+    # children never saw their Ctrl-C (they ran on, and the tests timed out).
+    test = "test_ctrl_c_stops_a_long_call_within_seconds[score]"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::{test}"],
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
