@@ -143,3 +143,35 @@ sys.exit(main())
 def test_a_ctrl_c_that_cpython_drops_still_ends_the_command(small: Path) -> None:
     process = start(["ref.txt", "-i", "hyp.txt"], small, program=DROPPED_AT_START_UP)
     assert_clean_interrupt(*outcome(process))
+
+
+#: The program, interrupted at `main`'s first import of its own; it reports on stderr every
+#: module imported after that. Each import is a window where a further Ctrl-C lands in Python's
+#: import machinery, whose finders run Python code.
+IMPORTS_AFTER_A_CTRL_C = """
+import os, sys
+
+interrupted = []
+
+def interrupt(event, args):
+    if event != "import":
+        return
+    if interrupted:
+        os.write(2, f"imported {args[0]}\\n".encode())
+    elif args[0] == "chrf.cli.outcome":
+        os.write(int(os.environ["READY_FD"]), b".")
+        interrupted.append(True)
+        raise KeyboardInterrupt
+
+sys.addaudithook(interrupt)
+from chrf.cli import main
+sys.exit(main())
+"""
+
+
+def test_handling_a_ctrl_c_imports_nothing(small: Path) -> None:
+    # Handling the first Ctrl-C imported `signal` (to ignore the next ones): Ctrl-C pressed again
+    # and again landed in that import, then in the hook that reported it, and ended in "Error in
+    # sys.excepthook", tracebacks and status -2 (scripts/stress_signals found it).
+    process = start(["ref.txt", "-i", "hyp.txt"], small, program=IMPORTS_AFTER_A_CTRL_C)
+    assert_clean_interrupt(*outcome(process))

@@ -16,12 +16,14 @@ line on stderr), `specs` (argparse's spec of every command), `options` (the type
 `testsets` (sacreBLEU's test sets), `modes` (the scoring modes), `components`, `selftest`,
 `explain` and `report` (the other commands; `systems`, what the last two share), `render` (what
 is printed) and `io` (writing, and failing, one line at a time). Nothing is imported here but
-`os` and `sys`: Ctrl-C is handled from the first line of `main` on.
+`os`, `signal` and `sys`: Ctrl-C is handled from the first line of `main` on, and handling it
+imports nothing (an import is a window where a further Ctrl-C lands in importlib).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
@@ -69,8 +71,6 @@ def interrupted(program: bool) -> int:
 
 
 def _ignore_interrupts() -> None:
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -91,6 +91,7 @@ def _quiet_interrupts(previous: ExceptHook) -> ExceptHook:
         if not issubclass(kind, KeyboardInterrupt):
             previous(kind, error, trace)
             return
+        _ignore_interrupts()
         _stderr("chrf: interrupted\n")
         os._exit(INTERRUPTED)  # at once: the interpreter's shutdown could be interrupted too
 
