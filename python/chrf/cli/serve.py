@@ -1,0 +1,112 @@
+"""`chrf serve` (the tools over HTTP and MCP, run by uvicorn) and `chrf mcp` (the tools over
+MCP's stdio transport): docs/service.md. Both need the ``serve`` extra."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+
+from chrf.cli.io import CliError, Parser
+from chrf.cli.values import positive_int
+
+__all__ = ["mcp_command", "serve_command"]
+
+EXTRA = "pip install 'chrf[serve]'"
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="chrf serve",
+        description="Serve the chrf-components contract and its related tools over HTTP "
+        "(and MCP at /mcp). Binds to loopback unless --host says otherwise; no CORS; no file "
+        "is read or written. Needs the serve extra: " + EXTRA + ".",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: every one)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
+    p.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    p.add_argument(
+        "--max-body-bytes",
+        type=positive_int,
+        default=2**20,
+        metavar="N",
+        help="a larger request body is refused (413) before it is read whole",
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time to receive a request body, else 408",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="requests scored at once per worker (default: the CPUs, at most 8)",
+    )
+    p.add_argument(
+        "--max-waiting",
+        type=int,
+        default=256,
+        metavar="N",
+        help="requests waiting to be scored per worker, beyond which 503",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=positive_int,
+        default=1024,
+        metavar="N",
+        help="open connections and requests per worker, beyond which 503",
+    )
+    p.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    return p
+
+
+def serve_command(argv: Sequence[str]) -> int:
+    args = serve_parser().parse_args(argv)
+    try:
+        import uvicorn
+
+        from chrf.serve.limits import ENVIRONMENT, Limits
+    except ImportError as error:
+        raise CliError(f"chrf serve needs the serve extra ({error}): {EXTRA}") from None
+    limits = Limits(
+        max_body_bytes=args.max_body_bytes,
+        body_timeout=args.body_timeout,
+        max_waiting=args.max_waiting,
+        public=args.host not in ("127.0.0.1", "localhost", "::1"),
+        **({"concurrency": args.concurrency} if args.concurrency else {}),
+    )
+    os.environ[ENVIRONMENT] = limits.to_environment()  # read by each worker process
+    uvicorn.run(
+        "chrf.serve.app:create_app_from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        limit_concurrency=args.max_connections,
+        timeout_keep_alive=5,
+        log_level=args.log_level,
+        server_header=False,
+    )
+    return 0
+
+
+def mcp_command(argv: Sequence[str]) -> int:
+    Parser(
+        prog="chrf mcp",
+        description="Serve the chrf-components contract and its related tools as MCP tools "
+        "over standard input and output, for a desktop agent to start. Needs the serve "
+        "extra: " + EXTRA + ".",
+    ).parse_args(argv)
+    try:
+        from chrf.serve.mcp import serve_stdio
+    except ImportError as error:
+        raise CliError(f"chrf mcp needs the serve extra ({error}): {EXTRA}") from None
+    serve_stdio()
+    return 0
