@@ -11,10 +11,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-import test_contract
 from hypothesis import given
 from hypothesis import strategies as st
 
+import test_contract
 from chrf import contract, tools
 
 IDS = [(t.id, t.version) for t in tools.TOOLS]
