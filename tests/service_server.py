@@ -17,6 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds a server may take to start (import and bind) on a loaded machine.
 START_TIMEOUT = 60
+#: The process id of each running server, by base URL.
+PIDS: dict[str, int] = {}
 
 
 @contextmanager
@@ -33,7 +35,9 @@ def running_server(*args: str) -> Iterator[str]:
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        yield _base_url(process)
+        url = _base_url(process)
+        PIDS[url] = process.pid
+        yield url
     finally:
         process.terminate()
         try:

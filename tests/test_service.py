@@ -15,7 +15,7 @@ import pytest
 
 import test_contract
 from chrf import contract, tools
-from service_server import ROOT, running_server
+from service_server import PIDS, ROOT, running_server
 from test_contract_schema import held_cases
 
 httpx = pytest.importorskip("httpx")
@@ -181,6 +181,35 @@ def test_an_oversized_declared_length_is_refused_before_the_body_is_sent(base_ur
         answer = read_answer(connection)
     assert answer.startswith("HTTP/1.1 413")
     assert '"code": "invalid_input"' in answer
+
+
+def test_json_with_a_charset_is_json(client: httpx.Client) -> None:
+    body = json.dumps(test_contract.EXAMPLE).encode()
+    answer = post(client, body, **{"content-type": "application/json; charset=utf-8"})
+    assert answer.status_code == 200
+
+
+def server_rss_mib(base_url: str) -> float:
+    """The server process's resident memory (one worker: the process itself)."""
+    text = Path(f"/proc/{PIDS[base_url]}/status").read_text()
+    return int(text.split("VmRSS:")[1].split()[0]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_thousand_open_connections_keep_memory_bounded_and_others_served(
+    base_url: str, client: httpx.Client
+) -> None:
+    body = json.dumps(test_contract.EXAMPLE).encode()
+    before = server_rss_mib(base_url)
+    held = [raw_request(base_url, head_of(len(body)) + body[:3]) for _ in range(1000)]
+    try:
+        still_serving(client)
+        # Each connection holds a few bytes of body: far from a MiB each.
+        assert server_rss_mib(base_url) - before < 200
+    finally:
+        for connection in held:
+            connection.close()
+    still_serving(client)
 
 
 def test_slow_and_vanishing_clients_do_not_block_others(

@@ -32,7 +32,8 @@ def score_parser(hint: str = "") -> argparse.ArgumentParser:
         description="chrF and chrF++ with sacreBLEU's command line. Other commands: "
         "'chrf components --input FILE' (the JSON contract), 'chrf selftest', 'chrf explain' "
         "(missing and extra n-grams, costliest segments, system differences), 'chrf report' "
-        "(the same as one HTML page). Where a file or folder of a command's name exists, the "
+        "(the same as one HTML page), 'chrf serve' and 'chrf mcp' (the contract over HTTP and "
+        "MCP). Where a file or folder of a command's name exists, the "
         "name is that file, a reference, as in sacreBLEU: 'chrf --command NAME ...' runs the "
         "command, and './NAME' names the file.",
         formatter_class=DefaultsShown,
