@@ -3,8 +3,8 @@ typical request (20 segments of WMT22 en-de, chrF++ components) at concurrency 1
 1 and 2 worker processes; the server's peak RSS; errors, and responses that differ from the
 local result (each request has its own segments, so a mixed-up answer is caught).
 
-    python3 -m pip install -e '.[serve,test]' && python3 benches/bench_service.py   # ~1 minute
-    python3 benches/bench_service.py --requests 200 --concurrency 1 16               # quicker
+    python3 -m pip install -e '.[serve,test]' && python3 benches/bench_service.py  # ~2 minutes
+    python3 benches/bench_service.py --requests 200 --concurrency 1 16              # quicker
 
 The client (httpx, asyncio, one process) runs on the same machine as the server, and shares
 its CPUs: the figures are for the pair, as a sidecar deployment sees them.
@@ -111,6 +111,14 @@ class Server:
             found += [int(p) for p in children.read_text().split()]
         return found
 
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the server's processes so far."""
+        ticks = 0
+        for pid in self.pids():
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def peak_rss_mib(self) -> float:
         """Peak resident memory (VmHWM) summed over the server's processes."""
         total = 0
@@ -183,21 +191,27 @@ def main() -> None:
         f"{args.seconds:g} s per row; load average {os.getloadavg()[0]:.1f} at the start"
     )
     print(
-        "| workers | concurrency | requests | requests/s | p50 ms | p99 ms | errors | wrong "
-        "| peak RSS MiB |"
+        "| workers | concurrency | requests | requests/s | p50 ms | p99 ms | server CPU ms "
+        "| errors | wrong | peak RSS MiB |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    failures = 0
     for workers in args.workers:
         with Server(workers) as server:
             asyncio.run(load(server.url, work[:50], 4, 30))  # warm-up: imports, first calls
             for concurrency in args.concurrency:
+                cpu = server.cpu_seconds()
                 row = asyncio.run(load(server.url, work, concurrency, args.seconds))
+                cpu_ms = (server.cpu_seconds() - cpu) * 1000 / max(1, row["requests"])
+                failures += int(row["errors"] + row["wrong"])
                 print(
                     f"| {workers} | {concurrency} | {row['requests']:,} | {row['rps']:,.0f} | "
-                    f"{row['p50']:.1f} | {row['p99']:.1f} | {row['errors']} | {row['wrong']} | "
-                    f"{server.peak_rss_mib():.0f} |",
+                    f"{row['p50']:.1f} | {row['p99']:.1f} | {cpu_ms:.1f} | {row['errors']} | "
+                    f"{row['wrong']} | {server.peak_rss_mib():.0f} |",
                     flush=True,
                 )
+    if failures:
+        sys.exit(f"{failures} requests failed or were answered wrongly")
 
 
 if __name__ == "__main__":
