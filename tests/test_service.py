@@ -351,3 +351,43 @@ def test_limits_are_checked_and_pass_to_the_workers(monkeypatch: pytest.MonkeyPa
     assert Limits.from_environment() == limits
     with pytest.raises(ValueError, match="max_body_bytes must be from 1 to 16777216"):
         Limits(max_body_bytes=contract.MAX_REQUEST_BYTES + 1)
+
+
+def chrf_command(*args: str, code: str = "") -> subprocess.CompletedProcess[str]:
+    """`chrf ARGS` in a child, after `code` (which may hide a package)."""
+    program = f"import sys\n{code}\nfrom chrf.cli import main\nsys.exit(main({list(args)!r}))"
+    return subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["serve", "--port", "70000"], "argument --port: must be from 0 to 65535, not 70000"),
+        (["serve", "--max-body-bytes", "99999999"], "max-body-bytes must be from 1 to 16777216"),
+        (["serve", "--workers", "0"], "argument --workers"),
+        (["mcp", "--port", "1"], "unrecognized arguments: --port 1"),
+    ],
+)
+def test_bad_serve_arguments_are_one_line_and_status_2(args: list[str], message: str) -> None:
+    done = chrf_command(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["serve", "mcp"])
+def test_without_the_serve_extra_the_commands_say_how_to_get_it(command: str) -> None:
+    done = chrf_command(command, code="sys.modules['uvicorn'] = sys.modules['mcp'] = None")
+    assert done.returncode == 1
+    assert "pip install 'chrf[serve]'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_one_error_line(base_url: str) -> None:
+    port = base_url.rsplit(":", 1)[1]
+    done = chrf_command("serve", "--port", port)
+    assert done.returncode == 1
+    assert "chrf: error: the server could not start" in done.stderr
+    assert "address already in use" in done.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from chrf.cli.io import CliError, Parser
 from chrf.cli.values import positive_int
@@ -13,6 +14,17 @@ from chrf.cli.values import positive_int
 __all__ = ["mcp_command", "serve_command"]
 
 EXTRA = "pip install 'chrf[serve]'"
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+    if not 0 <= port <= 65_535:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 65535, not {port}")
+    return port
 
 
 def serve_parser() -> argparse.ArgumentParser:
@@ -24,7 +36,9 @@ def serve_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: every one)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
+    p.add_argument(
+        "--port", type=port_number, default=8000, help="port to listen on (0: any free one)"
+    )
     p.add_argument("--workers", type=positive_int, default=1, help="worker processes")
     p.add_argument(
         "--max-body-bytes",
@@ -68,21 +82,37 @@ def serve_parser() -> argparse.ArgumentParser:
 
 
 def serve_command(argv: Sequence[str]) -> int:
-    args = serve_parser().parse_args(argv)
+    parser = serve_parser()
+    args = parser.parse_args(argv)
     try:
         import uvicorn
 
+        import chrf.serve.mcp  # noqa: F401 (each worker imports it: missing, say so here)
         from chrf.serve.limits import ENVIRONMENT, Limits
     except ImportError as error:
         raise CliError(f"chrf serve needs the serve extra ({error}): {EXTRA}") from None
-    limits = Limits(
-        max_body_bytes=args.max_body_bytes,
-        body_timeout=args.body_timeout,
-        max_waiting=args.max_waiting,
-        public=args.host not in ("127.0.0.1", "localhost", "::1"),
-        **({"concurrency": args.concurrency} if args.concurrency else {}),
-    )
+    try:
+        limits = Limits(
+            max_body_bytes=args.max_body_bytes,
+            body_timeout=args.body_timeout,
+            max_waiting=args.max_waiting,
+            public=args.host not in ("127.0.0.1", "localhost", "::1"),
+            **({"concurrency": args.concurrency} if args.concurrency else {}),
+        )
+    except ValueError as error:
+        parser.error(str(error).replace("_", "-"))
     os.environ[ENVIRONMENT] = limits.to_environment()  # read by each worker process
+    try:
+        run(uvicorn, args)
+    except SystemExit as stop:  # uvicorn's own exit when it cannot bind or start
+        if stop.code not in (0, None):
+            raise CliError(
+                f"the server could not start or stopped (status {stop.code}): its log says why"
+            ) from None
+    return 0
+
+
+def run(uvicorn: Any, args: argparse.Namespace) -> None:
     uvicorn.run(
         "chrf.serve.app:create_app_from_environment",
         factory=True,
@@ -94,7 +124,6 @@ def serve_command(argv: Sequence[str]) -> int:
         log_level=args.log_level,
         server_header=False,
     )
-    return 0
 
 
 def mcp_command(argv: Sequence[str]) -> int:
