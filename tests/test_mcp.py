@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -16,7 +15,10 @@ import pytest
 
 import test_contract
 from chrf import contract, tools
-from service_server import ROOT, running_server
+from service_server import (
+    ROOT,
+    service_url,  # noqa: F401 (the shared server, a fixture)
+)
 
 mcp = pytest.importorskip("mcp")
 
@@ -24,9 +26,8 @@ REQUEST = {"hypotheses": ["Hello, world!", "aa"], "references": ["hello world.",
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with running_server() as url:
-        yield url
+def base_url(service_url: str) -> str:  # noqa: F811 (the fixture imported above)
+    return service_url
 
 
 async def session_checks(client: Any) -> None:

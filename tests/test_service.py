@@ -15,23 +15,24 @@ import pytest
 
 import test_contract
 from chrf import contract, tools
-from service_server import PIDS, ROOT, running_server
+from service_server import (
+    PIDS,
+    ROOT,
+    service_url,  # noqa: F401 (the shared server, a fixture)
+)
 from test_contract_schema import held_cases
 
 httpx = pytest.importorskip("httpx")
 
 EXECUTE = "/v1/tools/{}/versions/1.0.0/execute"
 COMPONENTS = EXECUTE.format("chrf-components")
-#: The test server's body timeout, short so that the slow-client tests end soon.
-BODY_TIMEOUT = 2.0
 MAX_BODY = 2**20
 WMT = ROOT / "tests" / "data" / "wmt" / "generaltest2022.en-de"
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with running_server("--body-timeout", str(BODY_TIMEOUT), "--concurrency", "2") as url:
-        yield url
+def base_url(service_url: str) -> str:  # noqa: F811 (the fixture imported above)
+    return service_url
 
 
 @pytest.fixture(scope="module")
@@ -289,21 +290,16 @@ def test_components_base_url_prints_what_the_local_run_prints(base_url: str) -> 
     assert run(str(bad), "--base-url", base_url).returncode == 1
 
 
-def test_the_readme_starts_and_queries_the_service() -> None:
+def test_the_readme_starts_and_queries_the_service(base_url: str) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     start = next(line for line in readme.splitlines() if line.startswith("chrf serve"))
     query = next(line for line in readme.splitlines() if "--base-url" in line)
     assert start.split("#")[0].split() == ["chrf", "serve", "&"]
-    with running_server() as url:
-        argv = query.split("#")[0].split()[1:]
-        argv[argv.index("--base-url") + 1] = url
-        done = subprocess.run(
-            [sys.executable, "-m", "chrf", *argv],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+    argv = query.split("#")[0].split()[1:]
+    argv[argv.index("--base-url") + 1] = base_url
+    done = subprocess.run(
+        [sys.executable, "-m", "chrf", *argv], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert done.stdout == test_contract.CONTRACT_EXAMPLE_OUTPUT
 
 

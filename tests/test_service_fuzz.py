@@ -3,12 +3,10 @@ real `chrf serve`: no 5xx, and every answer within the schema its status declare
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from hypothesis import HealthCheck, settings
 
-from service_server import running_server
+from service_server import service_url  # noqa: F401 (the shared server, a fixture)
 
 schemathesis = pytest.importorskip("schemathesis")
 
@@ -25,9 +23,8 @@ CHECKS = [
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with running_server() as url:
-        yield url
+def base_url(service_url: str) -> str:  # noqa: F811 (the fixture imported above)
+    return service_url
 
 
 @SCHEMA.parametrize()
