@@ -57,6 +57,10 @@ async def session_checks(client: Any) -> None:
     )
     assert refused.is_error
     assert refused.structured_content == contract.evaluate({"hypotheses": ["a"]})
+    bad = {"hypotheses": ["a"], "references": ["a"], "beta": 17}
+    typed_refusal = await client.call_tool("chrf-components", bad)
+    assert typed_refusal.is_error  # the contract's own message, not the SDK's schema check
+    assert typed_refusal.structured_content == contract.evaluate(bad)
     unknown = await client.call_tool(
         "execute", {"id": "chrf-components", "version": "9.0.0", "input": {}}
     )
