@@ -22,13 +22,13 @@ PIDS: dict[str, int] = {}
 
 
 #: The shared test server's body timeout, short so that the slow-client tests end soon.
-BODY_TIMEOUT = 2.0
+REQUEST_TIMEOUT = 2.0
 
 
 @pytest.fixture(scope="session")
 def service_url() -> Iterator[str]:
     """One `chrf serve` shared by the service tests (1 worker, 2 scoring threads)."""
-    with running_server("--body-timeout", str(BODY_TIMEOUT), "--concurrency", "2") as url:
+    with running_server("--request-timeout", str(REQUEST_TIMEOUT), "--concurrency", "2") as url:
         yield url
 
 

@@ -236,6 +236,24 @@ def test_slow_and_vanishing_clients_do_not_block_others(
     still_serving(client)
 
 
+def closed(connection: socket.socket) -> bool:
+    """True once the server has closed the connection (waiting up to the socket's timeout)."""
+    try:
+        return connection.recv(65_536) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_a_request_head_that_never_completes_is_closed_after_the_timeout(base_url: str) -> None:
+    idle = raw_request(base_url, b"")
+    partial = raw_request(base_url, f"POST {COMPONENTS} HTTP/1.1\r\nHost: x\r\n".encode())
+    again = raw_request(base_url, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /heal")
+    assert read_answer(again).startswith("HTTP/1.1 200")  # then its second head stalls
+    for connection in (idle, partial, again):
+        with connection:
+            assert closed(connection)
+
+
 def test_the_contract_the_tool_list_health_and_openapi(client: httpx.Client) -> None:
     for tool in tools.TOOLS:
         route = f"/v1/tools/{tool.id}/versions/{tool.version}"
@@ -341,7 +359,7 @@ def test_limits_are_checked_and_pass_to_the_workers(monkeypatch: pytest.MonkeyPa
     from chrf.serve.limits import ENVIRONMENT, Limits
 
     limits = Limits(
-        max_body_bytes=1000, body_timeout=1.5, concurrency=3, max_waiting=0, public=True
+        max_body_bytes=1000, request_timeout=1.5, concurrency=3, max_waiting=0, public=True
     )
     monkeypatch.setenv(ENVIRONMENT, limits.to_environment())
     assert Limits.from_environment() == limits

@@ -48,11 +48,12 @@ def serve_parser() -> argparse.ArgumentParser:
         help="a larger request body is refused (413) before it is read whole",
     )
     p.add_argument(
-        "--body-timeout",
+        "--request-timeout",
         type=float,
         default=10.0,
         metavar="SECONDS",
-        help="time to receive a request body, else 408",
+        help="time to receive a request's head (else the connection is closed), and then its "
+        "body (else 408)",
     )
     p.add_argument(
         "--concurrency",
@@ -94,7 +95,7 @@ def serve_command(argv: Sequence[str]) -> int:
     try:
         limits = Limits(
             max_body_bytes=args.max_body_bytes,
-            body_timeout=args.body_timeout,
+            request_timeout=args.request_timeout,
             max_waiting=args.max_waiting,
             public=args.host not in ("127.0.0.1", "localhost", "::1"),
             **({"concurrency": args.concurrency} if args.concurrency else {}),
@@ -113,6 +114,8 @@ def serve_command(argv: Sequence[str]) -> int:
 
 
 def run(uvicorn: Any, args: argparse.Namespace) -> None:
+    from chrf.serve.protocol import TimedH11Protocol
+
     uvicorn.run(
         "chrf.serve.app:create_app_from_environment",
         factory=True,
@@ -123,6 +126,7 @@ def run(uvicorn: Any, args: argparse.Namespace) -> None:
         timeout_keep_alive=5,
         log_level=args.log_level,
         server_header=False,
+        http=TimedH11Protocol,
     )
 
 

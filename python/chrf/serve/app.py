@@ -51,7 +51,7 @@ async def read_body(request: Request, limits: Limits) -> bytes:
     chunks: list[bytes] = []
     size = 0
     try:
-        with anyio.fail_after(limits.body_timeout):
+        with anyio.fail_after(limits.request_timeout):
             async for chunk in request.stream():
                 size += len(chunk)
                 if size > limits.max_body_bytes:
@@ -59,7 +59,7 @@ async def read_body(request: Request, limits: Limits) -> bytes:
                 chunks.append(chunk)
     except TimeoutError:
         raise ServiceError(
-            408, "timeout", f"the request body did not arrive within {limits.body_timeout} s"
+            408, "timeout", f"the request body did not arrive within {limits.request_timeout} s"
         ) from None
     except ClientDisconnect:  # nobody reads the answer: one to close the exchange with
         raise ServiceError(400, "invalid_input", "the client went away mid-request") from None

@@ -20,13 +20,14 @@ def _default_concurrency() -> int:
 class Limits:
     """``max_body_bytes``: a larger body is refused (413) before it is read whole; the default
     holds any valid request (its texts total 64 KiB, at most 384 KiB once JSON-escaped).
-    ``body_timeout``: seconds to receive a body, else 408. ``concurrency``: requests scored at
-    once, each in a thread (the core releases the GIL); ``max_waiting``: requests waiting for
-    one of those threads, beyond which a request is answered 503 at once. ``public``: bound
-    to an address other than loopback, so MCP's Host check (against DNS rebinding) is off."""
+    ``request_timeout``: seconds to receive a request's head (else the connection is closed),
+    and then its body (else 408). ``concurrency``: requests scored at once, each in a thread
+    (the core releases the GIL); ``max_waiting``: requests waiting for one of those threads,
+    beyond which a request is answered 503 at once. ``public``: bound to an address other than
+    loopback, so MCP's Host check (against DNS rebinding) is off."""
 
     max_body_bytes: int = 2**20
-    body_timeout: float = 10.0
+    request_timeout: float = 10.0
     concurrency: int = _default_concurrency()
     max_waiting: int = 256
     #: Bound to an address other than loopback: MCP then accepts any Host header.
@@ -39,8 +40,8 @@ class Limits:
             raise ValueError(
                 f"max_body_bytes must be from 1 to {MAX_REQUEST_BYTES}, not {self.max_body_bytes}"
             )
-        if not self.body_timeout > 0:
-            raise ValueError(f"body_timeout must be positive, not {self.body_timeout}")
+        if not self.request_timeout > 0:
+            raise ValueError(f"request_timeout must be positive, not {self.request_timeout}")
         if self.concurrency < 1 or self.max_waiting < 0:
             raise ValueError("concurrency must be at least 1 and max_waiting at least 0")
 
@@ -53,7 +54,7 @@ class Limits:
         values = dict(item.split("=", 1) for item in text.split(",") if item)
         return cls(
             max_body_bytes=int(values.get("max_body_bytes", cls.max_body_bytes)),
-            body_timeout=float(values.get("body_timeout", cls.body_timeout)),
+            request_timeout=float(values.get("request_timeout", cls.request_timeout)),
             concurrency=int(values.get("concurrency", _default_concurrency())),
             max_waiting=int(values.get("max_waiting", cls.max_waiting)),
             public=values.get("public") == "True",

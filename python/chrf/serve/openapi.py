@@ -63,7 +63,9 @@ def tool_paths(tool: tools.Tool, limits: Limits) -> dict[str, Any]:
         "responses": {
             "200": answer("the result", output),
             "422": answer("invalid_input: the first field that fails, named", output),
-            "408": answer(f"the body took over {limits.body_timeout} s to arrive", SERVICE_ERROR),
+            "408": answer(
+                f"the body took over {limits.request_timeout} s to arrive", SERVICE_ERROR
+            ),
             "413": answer(
                 f"a body over {limits.max_body_bytes} bytes, refused unread", SERVICE_ERROR
             ),
