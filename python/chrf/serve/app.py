@@ -46,7 +46,9 @@ async def read_body(request: Request, limits: Limits) -> bytes:
     """The body, refused (413) as soon as it is known to be over the limit: from its declared
     length before a byte is read, else while it streams in; 408 when it takes too long."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limits.max_body_bytes:
+    # A length of more digits than any limit is refused unconverted (int() of thousands of digits
+    # raises); the HTTP parser has checked that it is digits.
+    if declared.isdigit() and (len(declared) > 18 or int(declared) > limits.max_body_bytes):
         raise too_large(limits.max_body_bytes)
     chunks: list[bytes] = []
     size = 0
