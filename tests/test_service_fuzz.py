@@ -1,5 +1,6 @@
 """A property-based fuzz of the HTTP API from its own OpenAPI document (schemathesis), against a
-real `chrf serve`: no 5xx, and every answer within the schema its status declares."""
+real `chrf serve`: no 5xx, every answer within the schema its status declares, and every request
+that breaks the input schema refused (4xx)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ CHECKS = [
     schemathesis.checks.status_code_conformance,
     schemathesis.checks.content_type_conformance,
     schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.negative_data_rejection,
 ]
 
 
