@@ -260,6 +260,22 @@ def test_a_request_head_that_never_completes_is_closed_after_the_timeout(base_ur
             assert closed(connection)
 
 
+def test_the_mcp_endpoint_reads_bodies_under_the_same_limits(
+    base_url: str, client: httpx.Client
+) -> None:
+    head = (
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n"
+    )
+    with raw_request(base_url, head.format(100).encode() + b"{") as trickling:
+        answer = read_answer(trickling)  # the rest never comes
+    assert answer.startswith("HTTP/1.1 408")
+    assert '"code": "timeout"' in answer
+    with raw_request(base_url, head.format(MAX_BODY + 1).encode()) as oversized:
+        assert read_answer(oversized).startswith("HTTP/1.1 413")
+    still_serving(client)
+
+
 def test_the_contract_the_tool_list_health_and_openapi(client: httpx.Client) -> None:
     for tool in tools.TOOLS:
         route = f"/v1/tools/{tool.id}/versions/{tool.version}"

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chrf import tools
 from chrf._messages import shown
@@ -66,6 +67,35 @@ async def read_body(request: Request, limits: Limits) -> bytes:
     except ClientDisconnect:  # nobody reads the answer: one to close the exchange with
         raise ServiceError(400, "invalid_input", "the client went away mid-request") from None
     return b"".join(chunks)
+
+
+class BodyReadFirst:
+    """An ASGI app given each POST body read under the service's limits (413, 408), whole, as
+    one message: the MCP SDK reads bodies without a deadline of its own. (A class, so that
+    Starlette's Route calls it as an ASGI app, not as a request handler.)"""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app, self.limits = app, limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await read_body(Request(scope, receive), self.limits)
+        except ServiceError as error:
+            await error_response(error)(scope, receive, send)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # after the body: the disconnect, if it comes
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 def known_tool(request: Request) -> tuple[str, str]:
@@ -139,7 +169,9 @@ def create_app(limits: Limits | None = None, *, mcp: bool = True) -> Starlette:
         from chrf.serve.mcp import mcp_app
 
         endpoint, lifespan = mcp_app(work)
-        table.append(Route("/mcp", endpoint, methods=["GET", "POST", "DELETE"]))
+        table.append(
+            Route("/mcp", BodyReadFirst(endpoint, limits), methods=["GET", "POST", "DELETE"])
+        )
     return Starlette(
         routes=table,
         exception_handlers={
