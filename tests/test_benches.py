@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import chrf
 
 BENCHES = Path(__file__).resolve().parent.parent / "benches"
@@ -37,3 +39,34 @@ def test_bench_arrow_measures_every_source_alike() -> None:
     rows = [line for line in done.stdout.splitlines() if line.startswith("| 3,000 |")]
     assert len(rows) == 9
     assert all("x |" in row for row in rows)
+
+
+def test_bench_service_checks_every_answer_and_prints_its_rows() -> None:
+    """bench_service.py on a few requests against one worker: it starts and ends its server,
+    every answer equals the local result (the script exits non-zero otherwise), and each row
+    is printed."""
+    pytest.importorskip("uvicorn")
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHES / "bench_service.py"),
+            "--requests",
+            "20",
+            "--seconds",
+            "10",
+            "--concurrency",
+            "1",
+            "4",
+            "--workers",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=BENCHES,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| 1 |")]
+    assert len(rows) == 2
+    assert all(row.endswith(" |") and "| 0 | 0 |" in row for row in rows)

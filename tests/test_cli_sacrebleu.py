@@ -236,7 +236,7 @@ def test_help_shows_every_default() -> None:
     assert all(f"'chrf {command}" in " ".join(text.split()) for command in COMMANDS)
 
 
-@pytest.mark.parametrize("name", ["components", "selftest", "explain", "report"])
+@pytest.mark.parametrize("name", ["components", "selftest", "explain", "report", "serve", "mcp"])
 def test_a_reference_file_named_like_a_command_is_a_reference(
     texts: Path, tmp_path: Path, name: str
 ) -> None:

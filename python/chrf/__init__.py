@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from chrf._selftest import SelfTestError, selftest
     from chrf._settings import Settings
     from chrf._statistics import Statistics
+    from chrf._words import words
 
 __version__ = VERSION
 
@@ -75,6 +76,7 @@ _HOMES = {
     "selftest": "chrf._selftest",
     "sentence_scores": "chrf._batch",
     "statistics": "chrf._api",
+    "words": "chrf._words",
 }
 
 __all__ = [
@@ -108,6 +110,7 @@ __all__ = [
     "sentence_scores",
     "set_num_threads",
     "statistics",
+    "words",
 ]
 
 

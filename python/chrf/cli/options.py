@@ -28,11 +28,12 @@ from chrf.cli.specs import (
 )
 
 __all__ = [
+    "ComponentsOptions",
     "Inputs",
     "Options",
     "PairedTest",
     "check_selftest_arguments",
-    "components_input",
+    "components_options",
     "explain_options",
     "report_options",
     "score_options",
@@ -260,10 +261,19 @@ def inputs_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Inpu
     )
 
 
-def components_input(argv: Sequence[str]) -> str:
-    """`chrf components`' request file (- for standard input)."""
-    path: str = components_parser().parse_args(argv).input
-    return path
+@dataclass(frozen=True)
+class ComponentsOptions:
+    """`chrf components`: the request file (- for standard input) or --schema, and the
+    service to send the request to (None: evaluated here)."""
+
+    input: str | None
+    schema: bool
+    base_url: str | None
+
+
+def components_options(argv: Sequence[str]) -> ComponentsOptions:
+    args = components_parser().parse_args(argv)
+    return ComponentsOptions(args.input, args.schema, args.base_url)
 
 
 def check_selftest_arguments(argv: Sequence[str]) -> None:

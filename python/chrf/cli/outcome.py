@@ -22,7 +22,7 @@ from chrf.cli.io import (
 __all__ = ["COMMANDS", "Command", "command_of", "exit_status"]
 
 #: The commands besides scoring; each takes its arguments from its parser in `chrf.cli.specs`.
-COMMANDS = ("components", "selftest", "explain", "report")
+COMMANDS = ("components", "selftest", "explain", "report", "serve", "mcp")
 
 #: Exit status of a process that SIGPIPE ended, as a shell reports it (128 + 13).
 CLOSED_PIPE = 128 + 13
@@ -139,6 +139,10 @@ def dispatch(command: Command) -> int:
         from chrf.cli.report import report_command
 
         return report_command(args)
+    if command.name in ("serve", "mcp"):
+        from chrf.cli.serve import mcp_command, serve_command
+
+        return (serve_command if command.name == "serve" else mcp_command)(args)
     from chrf.cli.modes import score
     from chrf.cli.options import score_options
 

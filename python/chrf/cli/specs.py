@@ -32,7 +32,8 @@ def score_parser(hint: str = "") -> argparse.ArgumentParser:
         description="chrF and chrF++ with sacreBLEU's command line. Other commands: "
         "'chrf components --input FILE' (the JSON contract), 'chrf selftest', 'chrf explain' "
         "(missing and extra n-grams, costliest segments, system differences), 'chrf report' "
-        "(the same as one HTML page). Where a file or folder of a command's name exists, the "
+        "(the same as one HTML page), 'chrf serve' and 'chrf mcp' (the contract over HTTP and "
+        "MCP). Where a file or folder of a command's name exists, the "
         "name is that file, a reference, as in sacreBLEU: 'chrf --command NAME ...' runs the "
         "command, and './NAME' names the file.",
         formatter_class=DefaultsShown,
@@ -55,7 +56,19 @@ def components_parser() -> argparse.ArgumentParser:
         description=f"Evaluate a {CONTRACT} JSON request; exit 0 with a result, "
         "2 with an invalid_input error (requests over 16 MiB are refused unread).",
     )
-    p.add_argument("--input", required=True, metavar="FILE", help="request file, or - for stdin")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--input", metavar="FILE", help="request file, or - for stdin")
+    what.add_argument(
+        "--schema",
+        action="store_true",
+        help="print the contract's input and output JSON Schema (draft 2020-12) and exit",
+    )
+    p.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="send the request to a running 'chrf serve' at URL (http://127.0.0.1:8000) "
+        "instead of evaluating it here; the output is the same",
+    )
     return p
 
 
