@@ -21,13 +21,16 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import dask
-import dask.bag
-
 from chrf import _service, _threads
-from chrf._messages import shown
+from chrf._messages import missing_extra, shown
 from chrf._settings import Settings, settings_of
 from chrf._statistics import Statistics
+
+try:
+    import dask
+    import dask.bag
+except ImportError as error:
+    raise missing_extra("chrf.dask", "integrations", error) from error
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
