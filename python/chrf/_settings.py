@@ -11,6 +11,7 @@ from numbers import Integral, Rational
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar, overload
 
 from chrf._core import Config
+from chrf._keywords import ALIASES, entry_point, resolved
 from chrf._messages import shown
 from chrf._numbers import is_bool
 
@@ -27,13 +28,15 @@ MAX_ORDER = 65_536
 
 
 class ExactOptions(TypedDict, total=False):
-    """The keyword arguments of every entry point; each one is documented on `Settings`."""
+    """The keyword arguments of every entry point; each one is documented on `Settings`
+    (``whitespace`` is sacreBLEU's name of ``include_whitespace``)."""
 
     char_order: int
     word_order: int
     beta: Beta
     lowercase: bool
     include_whitespace: bool
+    whitespace: bool
     averaging: Averaging
     count_hyp_without_ref: bool
 
@@ -257,10 +260,10 @@ def settings_of(options: ExactOptions) -> Settings:
         return DEFAULT_SETTINGS
     key = tuple((name, type(value), value) for name, value in options.items())
     if not all(entry[1] in _CACHED_TYPES for entry in key):
-        return Settings(**options)
+        return Settings(**resolved(options, _FIELDS))
     settings = _recent.get(key)
     if settings is None:
-        settings = Settings(**options)
+        settings = Settings(**resolved(options, _FIELDS))
         if len(_recent) >= _CACHE_SIZE:
             _recent.clear()
         _recent[key] = settings
@@ -281,6 +284,7 @@ def with_options_doc(*, exact: bool = False) -> Callable[[Documented], Documente
     ``help()`` of every entry point explains them; ``exact`` leaves out ``eps_smoothing``."""
 
     def document(documented: Documented) -> Documented:
+        entry_point(documented)
         documented.__doc__ = _with_paragraph(documented.__doc__ or "", options_doc(exact=exact))
         return documented
 
@@ -295,6 +299,9 @@ def options_doc(*, exact: bool = False) -> str:
             continue
         lines.append(f"``{field.name}={field.default!r}``")
         lines.extend(_wrapped(OPTION_MEANINGS[field.name], "    ", 92))
+        aliases = [alias for alias, name in ALIASES.items() if name == field.name]
+        if aliases:
+            lines.extend(_wrapped(f"(Also ``{aliases[0]}``, sacreBLEU's name.)", "    ", 92))
     return "\n".join(lines)
 
 
@@ -375,6 +382,7 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
         return math.inf
 
 
+_FIELDS = frozenset(field.name for field in fields(Settings))
 DEFAULT_SETTINGS = Settings()
 # Compiled while this module is imported: the first compilation starts the binding's one-time
 # set-up (the Fraction type it converts β from), and a process forked by another thread in the

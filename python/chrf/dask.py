@@ -22,6 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from chrf import _service, _threads
+from chrf._keywords import entry_point
 from chrf._messages import missing_extra, shown
 from chrf._settings import Settings, settings_of
 from chrf._statistics import Statistics
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["sentence_scores", "statistics"]
 
 
+@entry_point
 def statistics(
     collection: Any,
     *,
@@ -75,6 +77,7 @@ def statistics(
     return parts[0]
 
 
+@entry_point
 def sentence_scores(
     collection: Any,
     *,
