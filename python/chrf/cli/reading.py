@@ -178,24 +178,34 @@ class System:
     path: str | None = None
 
 
-def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> list[System]:
+def system_sources(
+    inputs: tuple[str, ...], encoding: str, *, paired: bool, ref_files: int = 0
+) -> list[System]:
     """The systems of `--input`, or of standard input when it names none. A paired test
-    takes a file given twice as one system; otherwise it is an error."""
+    takes a file given twice as one system; otherwise it is an error. ``ref_files``, the
+    number of reference files named, explains an empty stdin: several files and no ``-i`` is
+    most likely a forgotten ``-i`` (``chrf ref.txt hyp.txt``)."""
     if inputs:
         names = list(dict.fromkeys(inputs))
         if len(names) != len(inputs) and not paired:
             raise CliError("the same system file is given twice")
         return [System(name, source_of(name, encoding), name) for name in names]
-    return stdin_systems(stdin_lines(encoding))
+    hint = (
+        f" (the {ref_files} files named are all read as references, as sacreBLEU reads them; "
+        "hypotheses go after -i: chrf REF -i HYP)"
+        if ref_files >= 2
+        else ""
+    )
+    return stdin_systems(stdin_lines(encoding), hint)
 
 
-def stdin_systems(lines: Iterator[str]) -> list[System]:
+def stdin_systems(lines: Iterator[str], hint: str = "") -> list[System]:
     """sacreBLEU's stdin: one system, or several as tab-separated fields of each line. As in
     sacreBLEU, the first line is right-stripped whole, and every later line whole and then
     field by field (so "x \\t..." keeps its space on the first line only)."""
     first = next(lines, None)
     if first is None:
-        raise CliError("no input on stdin")
+        raise CliError("no input on stdin" + hint)
     fields = first.rstrip().split("\t")
     count = len(fields)
     rows = (

@@ -13,7 +13,9 @@ __all__ = ["read_inputs", "signature"]
 
 def read_inputs(inputs: Inputs) -> list[Segments]:
     refs = References(list(inputs.refs), 1, inputs.encoding)
-    systems = system_sources(inputs.systems, inputs.encoding, paired=False)
+    systems = system_sources(
+        inputs.systems, inputs.encoding, paired=False, ref_files=len(inputs.refs)
+    )
     return whole_corpora(systems, refs)
 
 
