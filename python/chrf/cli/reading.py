@@ -182,21 +182,15 @@ def system_sources(
     inputs: tuple[str, ...], encoding: str, *, paired: bool, ref_files: int = 0
 ) -> list[System]:
     """The systems of `--input`, or of standard input when it names none. A paired test
-    takes a file given twice as one system; otherwise it is an error. ``ref_files``, the
-    number of reference files named, explains an empty stdin: several files and no ``-i`` is
-    most likely a forgotten ``-i`` (``chrf ref.txt hyp.txt``)."""
+    takes a file given twice as one system; otherwise it is an error. An empty stdin after
+    several files (``ref_files``) is most likely a forgotten ``-i``: the error says so."""
     if inputs:
         names = list(dict.fromkeys(inputs))
         if len(names) != len(inputs) and not paired:
             raise CliError("the same system file is given twice")
         return [System(name, source_of(name, encoding), name) for name in names]
-    hint = (
-        f" (the {ref_files} files named are all read as references, as sacreBLEU reads them; "
-        "hypotheses go after -i: chrf REF -i HYP)"
-        if ref_files >= 2
-        else ""
-    )
-    return stdin_systems(stdin_lines(encoding), hint)
+    hint = f" (the {ref_files} files named are all read as references; hypotheses go after -i)"
+    return stdin_systems(stdin_lines(encoding), hint if ref_files > 1 else "")
 
 
 def stdin_systems(lines: Iterator[str], hint: str = "") -> list[System]:

@@ -1,5 +1,7 @@
-"""chrF as a Hugging Face evaluate metric, computed by chrf: ``evaluate.load(chrf.evaluate_module())``
-loads it from the installed package, offline, in place of the Hub's ``evaluate.load("chrf")``.
+"""chrF as a Hugging Face evaluate metric, computed by chrf.
+
+``evaluate.load(chrf.evaluate_module())`` loads it from the installed package, offline, in place
+of the Hub's ``evaluate.load("chrf")``.
 
 Its features are those evaluate's "chrf" metric declares (a list of references per prediction, or
 one string each), so the references reach :func:`chrf.compute` as evaluate hands them over, and
