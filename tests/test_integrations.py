@@ -17,7 +17,6 @@ import chrf
 pytestmark = pytest.mark.integrations
 
 
-
 def en_de(wmt_dir: Path, count: int) -> tuple[list[str], list[str], list[str]]:
     folder = wmt_dir / "generaltest2022.en-de"
     hyps, ref_a, ref_b = (
