@@ -1,11 +1,14 @@
 """A Griffe extension for the API reference: the docstrings as ``help()`` shows them, in Markdown.
 
-mkdocstrings reads the package's source without importing it, so two things ``help()`` shows
-would be lost or garbled:
+mkdocstrings reads the package's source without importing it (the site builds without the
+compiled extension: the binding's signatures come from ``python/chrf/_chrf.pyi``), so two things
+``help()`` shows would be lost or garbled:
 
-* the options paragraph that ``chrf._settings.with_options_doc`` appends at import (and the one
-  appended to ``Settings``): added here from the same function, so the text is the one ``help()``
-  prints;
+* the options paragraph that ``chrf._settings`` appends to ``Settings`` at import: added here
+  from the same function (``chrf/_options_doc.py``, loaded by its path: it imports nothing of
+  chrf), so the text is the one ``help()`` prints. ``help()`` of each entry point shows the
+  paragraph too; the reference shows it once, under ``Settings``, and each entry point links to
+  it;
 * the docstrings' reStructuredText roles and definition lists: ``:func:`x``` becomes a link to
   ``x``'s entry when the reference documents it (plain code otherwise), and a line holding only
   ````name=default```` followed by indented lines becomes a Markdown definition list
@@ -16,16 +19,45 @@ Loaded by mkdocs.yml (``extensions: [docs/griffe_chrf.py]``); not part of the pa
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import re
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import griffe
 
-import chrf
-from chrf._settings import options_doc
+PACKAGE = Path(__file__).resolve().parent.parent / "python" / "chrf"
+
+
+def _load(name: str) -> ModuleType:
+    """One of the package's standard-library-only modules, by its path (importing it as
+    ``chrf.NAME`` would import the package, and with it the compiled extension)."""
+    spec = importlib.util.spec_from_file_location(f"griffe_chrf_{name}", PACKAGE / f"{name}.py")
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {PACKAGE / name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _public_names() -> set[str]:
+    """``chrf.__all__``, read from the source."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            return set(ast.literal_eval(node.value))
+    raise ValueError("chrf/__init__.py has no __all__")
+
+
+_OPTIONS_DOC = _load("_options_doc")
+_KEYWORDS = _load("_keywords")
 
 #: Names the API reference documents, as ``chrf.NAME``: roles naming them become links.
-DOCUMENTED = set(chrf.__all__)
+DOCUMENTED = _public_names()
 
 ROLE = re.compile(r":(?:func|class|meth|attr|mod):`~?([^`]+)`")
 TERM = re.compile(r"^(\s*)``[^`]+``\s*$")
@@ -52,14 +84,28 @@ def _objects(module: griffe.Object) -> list[griffe.Object]:
 
 
 def _options_paragraph(obj: griffe.Object) -> str | None:
-    """The paragraph ``with_options_doc`` appends at import, if it does to this object."""
+    """What the reference adds for the options: ``Settings`` gets the paragraph ``help()``
+    shows; an entry point that takes the options, a link to it."""
     if obj.is_class and obj.path == "chrf._settings.Settings":
-        return options_doc()
+        return _settings_paragraph(obj)
     for decorator in getattr(obj, "decorators", ()):
         text = str(decorator.value)
         if text.startswith("with_options_doc"):
-            return options_doc(exact="exact=True" in text)
+            but = ", but for ``eps_smoothing``" if "exact=True" in text else ""
+            return f"Keyword options: those of :class:`chrf.Settings`{but}, with their defaults."
     return None
+
+
+def _settings_paragraph(settings: griffe.Object) -> str:
+    """The options paragraph of ``Settings``: its fields' defaults, read from the source."""
+    meanings = _OPTIONS_DOC.OPTION_MEANINGS
+    defaults = {
+        name: ast.literal_eval(str(member.value))
+        for name, member in settings.members.items()
+        if name in meanings and member.is_attribute
+    }
+    paragraph: str = _OPTIONS_DOC.options_paragraph(defaults, _KEYWORDS.ALIASES)
+    return paragraph
 
 
 def _convert(obj: griffe.Object) -> None:

@@ -44,7 +44,8 @@ def cases() -> dict[str, Case]:
         "score: folder as reference": Case(["folder", "-i", "hyp.txt"], 1, "cannot read folder"),
         "score: empty files": Case(["empty.txt", "-i", "empty.txt"], 1, "empty.txt is empty"),
         "score: empty system": Case([*score, "empty.txt"], 1, "empty.txt has 0 lines"),
-        "score: line counts": Case([*score, "short.txt"], 1, "short.txt has 1 lines"),
+        "score: line counts": Case([*score, "short.txt"], 1, "short.txt has 1 line,"),
+        "score: -i forgotten": Case(["ref.txt", "hyp.txt"], 1, "hypotheses go after -i"),
         "score: full output": Case([*score, "hyp.txt"], 1, "No space left", stdout="full"),
         "score: no sacreBLEU for -t": Case(
             ["-t", "wmt22", "-l", "en-de"], 1, "pip install 'chrf[sacrebleu]'", "sacrebleu"
@@ -76,7 +77,7 @@ def cases() -> dict[str, Case]:
                 [command, "ref.txt", "-i", "empty.txt", *out], 1, "empty.txt has 0 lines"
             ),
             f"{command}: line counts": Case(
-                [command, "ref.txt", "-i", "short.txt", *out], 1, "short.txt has 1 lines"
+                [command, "ref.txt", "-i", "short.txt", *out], 1, "short.txt has 1 line,"
             ),
             f"{command}: no system": Case(
                 [command, "ref.txt"], 2, "the following arguments are required: --input"
@@ -139,6 +140,7 @@ def run_program(
             cwd=folder,
             stdout=target if stdout == "full" else subprocess.PIPE,
             stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             text=True,
             check=False,
             env=env,

@@ -28,13 +28,18 @@ def run(
     )
 
 
+HIGHLIGHTED = "   Otherwise, the p-values are highlighted in red."
+
+
 def both(cwd: Path, args: list[str], stdin: bytes = b"", **env: str) -> tuple[str, str, str]:
     """Our stdout (with sacreBLEU's version in the signature), sacreBLEU's, and our stderr."""
     ours = run([*OURS, *args], cwd, stdin, **env)
     theirs = run([*SACREBLEU, *args, "-m", "chrf"], cwd, stdin, **env)
     assert ours.returncode == theirs.returncode == 0, ours.stderr + theirs.stderr
     text = ours.stdout.decode().replace(SIGNATURE_VERSION, "2.6.0")
-    return text, theirs.stdout.decode(), ours.stderr.decode()
+    # chrf colours nothing, so it leaves out the sentence about the colour (a listed difference).
+    theirs_text = theirs.stdout.decode().replace(f"{HIGHLIGHTED}\n", "")
+    return text, theirs_text, ours.stderr.decode()
 
 
 @pytest.fixture(scope="module")
@@ -202,6 +207,15 @@ def test_gz_files_are_read_through_gzip(texts: Path, tmp_path: Path) -> None:
 def test_tables_are_sacrebleus_text(texts: Path, args: list[str]) -> None:
     ours, theirs, _ = both(texts, ["ref.txt", "-q", *args])
     assert ours == theirs
+
+
+def test_no_sentence_points_at_a_colour_nothing_has(texts: Path) -> None:
+    args = ["ref.txt", "-q", "-i", "a.txt", "b.txt", "-f", "text", "--paired-bs", "-pbsn", "200"]
+    ours = run([*OURS, *args], texts)
+    theirs = run([*SACREBLEU, *args, "-m", "chrf"], texts)
+    assert HIGHLIGHTED in theirs.stdout.decode()
+    assert "highlighted" not in ours.stdout.decode()
+    assert "\x1b[" not in ours.stdout.decode()
 
 
 def test_tables_of_systems_on_stdin(texts: Path) -> None:

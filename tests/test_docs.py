@@ -96,7 +96,8 @@ def test_the_test_command_builds_the_extension_once_and_tests_that_wheel() -> No
     assert builds == ['wheel=$(scripts/build_wheel "$dist" | tail -n 1)']
     assert 'python3 -m pip install --quiet "$wheel[test,docs]"' in check
     assert not [line for line in check if "pip install -e" in line or "maturin develop" in line]
-    assert check.index('scripts/check_wheel "$dist"') > check.index("python3 -m pytest")
+    pytest = next(i for i, line in enumerate(check) if line.startswith("python3 -m pytest"))
+    assert check.index('scripts/check_wheel "$dist"') > pytest
 
 
 def test_the_test_command_builds_the_site_strictly() -> None:

@@ -16,8 +16,6 @@ import chrf
 
 pytestmark = pytest.mark.integrations
 
-ROOT = Path(__file__).resolve().parent
-
 
 def en_de(wmt_dir: Path, count: int) -> tuple[list[str], list[str], list[str]]:
     folder = wmt_dir / "generaltest2022.en-de"
@@ -140,10 +138,10 @@ def test_ddp_over_two_gloo_processes_gives_the_single_process_result(
     assert value.item() == chrf.score(hyps, [ref_a, ref_b], word_order=2) / 100
 
 
-def test_evaluate_load_of_a_local_chrf_metric_reproduces_evaluates_examples() -> None:
+def test_evaluate_load_of_the_shipped_metric_reproduces_evaluates_examples() -> None:
     import evaluate
 
-    metric = evaluate.load(str(ROOT / "evaluate_chrf"))
+    metric = evaluate.load(chrf.evaluate_module())
     predictions = [
         "The relationship between cats and dogs is not exactly friendly.",
         "a good bookshop is just a genteel black hole that knows how to read.",

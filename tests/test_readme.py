@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import chrf
-from chrf._settings import OPTION_MEANINGS
+from chrf._options_doc import OPTION_MEANINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every page a user reads: the README and the documentation site's sources.

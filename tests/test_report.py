@@ -3,6 +3,7 @@ a real headless browser (Debian's chromium) renders offline with its scores and 
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -11,11 +12,14 @@ import subprocess
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import chrf
 from chrf.cli import main
 from wmt import read_lines
+
+FIELDS = ("precision", "recall", "f_score")
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,6 +112,23 @@ def browse(browser: str, page: Path, *arguments: str) -> subprocess.CompletedPro
     return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
 
 
+#: Chromium's flags that print the page's console messages (errors included) on stderr.
+CONSOLE = ("--enable-logging=stderr", "--v=0")
+
+
+def console_messages(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line]
+
+
+def test_a_console_error_is_seen(tmp_path: Path) -> None:
+    """The check the report's test makes finds a page's console error."""
+    browser = chromium()
+    page = tmp_path / "broken.html"
+    page.write_text("<html><body><script>undefinedFunction();</script></body></html>", "utf-8")
+    (message,) = console_messages(browse(browser, page, "--dump-dom", *CONSOLE).stderr)
+    assert "ReferenceError: undefinedFunction is not defined" in message
+
+
 def test_report_renders_offline_in_a_headless_browser(wmt_dir: Path, tmp_path: Path) -> None:
     from PIL import Image
 
@@ -122,12 +143,24 @@ def test_report_renders_offline_in_a_headless_browser(wmt_dir: Path, tmp_path: P
     assert not re.search(r"<script[^>]*\ssrc=", text)
     markup = re.sub(r"<script[^>]*>.*?</script>", "", text, flags=re.DOTALL)
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", markup)
-    dom = browse(browser, page, "--dump-dom").stdout
+    shown = browse(browser, page, "--dump-dom", *CONSOLE)
+    assert console_messages(shown.stderr) == []
+    dom = shown.stdout
     hyps = [read_lines(p) for p in hyp_files]
     refs = [read_lines(p) for p in ref_files]
     for hyp in hyps:
         assert f"{chrf.score(hyp, refs, word_order=2):.4f}" in dom
-    assert dom.count('class="main-svg"') >= 6  # plotly drew every chart (two svgs each)
+    assert dom.count('class="main-svg"') >= 8  # plotly drew every chart (two svgs each)
+    markup = re.sub(r"<script.*?</script>", "", dom, flags=re.DOTALL)
+    visible = html.unescape(re.sub(r"<[^>]+>", " ", markup))
+    first, second = (p.name for p in hyp_files)
+    assert f"chrF2++ report: {first} vs {second} on {ref_files[0].name}" in visible
+    assert (
+        f"Per-order differences: system - {first} (the baseline), 95% paired bootstrap" in visible
+    )
+    for label in (f"baseline ({first})", f"system ({second})", "reference"):
+        assert label in visible
+    assert "|bs:100|seed:12345|" in visible  # the signature: resamples and seed
     shot = tmp_path / "shot.png"
     browse(browser, page, f"--screenshot={shot}", "--window-size=1280,2400")
     pixels = Image.open(shot).convert("L")
@@ -169,7 +202,7 @@ def test_every_score_is_labelled_with_the_metrics_name(
     from chrf._report import distribution_figure, length_figure, report_html
 
     page = report_html(c, "signature", ["ref.txt"])
-    assert f"<title>{name} report</title>" in page
+    assert f"<title>{name} report: system 1 vs system 2 on ref.txt</title>" in page
     assert f"<th>system</th><th>{name}</th>" in page
     assert f"<th>sentence {name}</th>" in page
     assert f"Sentence scores ({name})" in page
@@ -215,3 +248,53 @@ def test_each_highlighted_reference_is_named() -> None:
     differences = differences_section(c, names)
     assert differences.count("← reference 1 (ref.A.txt)") == 2
     assert differences.count("← reference 2 (ref.B.txt)") == 2
+
+
+def test_the_difference_view_brackets_each_exact_difference(
+    wmt_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per-order differences from the baseline with paired bootstrap intervals: the bars are
+    the exact differences, each inside its interval; a system equal to the baseline differs by
+    0 in every resample."""
+    pytest.importorskip("plotly")
+    from chrf._report_deltas import delta_figure, delta_intervals
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    hyp_files, ref_files = wmt_systems(wmt_dir)
+    hyps = [read_lines(p)[:300] for p in hyp_files]
+    refs = [read_lines(p)[:300] for p in ref_files]
+    c = chrf.compare([hyps[0], hyps[1], hyps[0]], refs, word_order=2, test=None)
+    intervals = delta_intervals(c, 200)
+    assert intervals.shape == (2, 2, 3, 8)  # systems, (low, high), (P, R, F), orders
+    low, high = intervals[0]
+    exact = np.array(
+        [[100 * float(getattr(o, f)) for o in c.differences[0].orders] for f in FIELDS]
+    )
+    assert (low <= exact).all()
+    assert (exact <= high).all()
+    assert (low < high).all()
+    assert (intervals[1] == 0).all()
+    assert (delta_intervals(c, 200) == intervals).all()  # sacreBLEU's seed: the same draws
+    figure = delta_figure(c, ["o"] * 8, ["#000"] * 3, intervals)
+    assert [bar.name for bar in figure.data][:1] == [f"{c.names[1]} - {c.names[0]}"]
+    assert figure.data[2].error_y.array is not None  # F of the first system: intervals drawn
+
+
+def test_the_page_names_what_it_shows() -> None:
+    pytest.importorskip("plotly")
+    from chrf._report import report_html
+
+    hyps = ["the cat sat on the mat", "a dog barked", "x y"]
+    other = ["the cat sat", "dogs barked", "x y"]
+    refs = ["the cat sat on a mat", "the dog barked", "x z"]
+    c = chrf.compare({"a.txt": hyps, "b.txt": other}, [refs], trials=20)
+    page = report_html(c, "nrefs:1|bs:20|seed:12345|case:mixed", ["ref.txt"], 20)
+    title = "chrF2 report: a.txt vs b.txt on ref.txt"
+    assert f"<title>{title}</title>" in page
+    assert f"<h1>{title}</h1>" in page
+    for label in ("baseline (a.txt)", "system (b.txt)", "reference"):
+        assert f"<th class='label'>{label}</th>" in page
+    assert "Per-order differences: system - a.txt (the baseline), 95% paired bootstrap" in page
+    assert "bs:20|seed:12345" in page
+    alone = chrf.compare({"a.txt": hyps, "b.txt": other}, [refs], test=None)
+    assert "95% paired bootstrap" not in report_html(alone, "s", ["ref.txt"], None)

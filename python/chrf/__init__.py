@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     )
     from chrf._compare import Comparison
     from chrf._components import Components, OrderComponents
-    from chrf._evaluate import compute
+    from chrf._evaluate import compute, evaluate_module
     from chrf._explain import Explanation
     from chrf._mbr import MBRResult, expected_utility, expected_utility_batched, mbr, mbr_batched
     from chrf._sacrebleu import CHRF, CHRFScore, CHRFSignature
@@ -64,6 +64,7 @@ _HOMES = {
     "compare": "chrf._analysis",
     "components": "chrf._api",
     "compute": "chrf._evaluate",
+    "evaluate_module": "chrf._evaluate",
     "expected_utility": "chrf._mbr",
     "expected_utility_batched": "chrf._mbr",
     "explain": "chrf._analysis",
@@ -96,6 +97,7 @@ __all__ = [
     "compare",
     "components",
     "compute",
+    "evaluate_module",
     "expected_utility",
     "expected_utility_batched",
     "explain",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TypedDict
 
 from chrf import _service
@@ -49,3 +50,11 @@ def compute(
     corpus = _service.read(settings, predictions, references, "per_hypothesis")
     value = _service.score(settings, corpus)
     return {"score": value, "char_order": char_order, "word_order": word_order, "beta": beta}
+
+
+def evaluate_module() -> str:
+    """The path of the Hugging Face evaluate metric that ships with chrf:
+    ``evaluate.load(chrf.evaluate_module())`` loads it offline, without the Hub, and its
+    ``compute`` is :func:`compute` (evaluate's "chrf" arguments and dict, sacreBLEU's score).
+    Loading it needs evaluate (``pip install 'chrf[integrations]'``)."""
+    return str(Path(__file__).resolve().parent / "evaluate_chrf")

@@ -25,5 +25,20 @@ def shown(value: object) -> str:
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 segment``, ``2 segments``: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _bits(value: Fraction) -> int:
     return max(value.numerator.bit_length(), value.denominator.bit_length())
+
+
+def missing_extra(module: str, extra: str, error: ImportError) -> ImportError:
+    """The error an integration module raises when its framework does not import: it names the
+    extra whose pins give a working set (the bare error names a package deep in the framework's
+    own imports, or a version clash, and says nothing of chrf's extras)."""
+    message = f"{module} needs the {extra!r} extra: pip install 'chrf[{extra}]' ({error})"
+    if isinstance(error, ModuleNotFoundError):
+        return ModuleNotFoundError(message, name=error.name)
+    return ImportError(message, name=error.name)

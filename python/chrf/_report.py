@@ -32,22 +32,30 @@ td.text { text-align: left; font-family: ui-monospace, monospace; white-space: p
 .note { color: #555; font-size: 0.9em; }
 .ref { color: #555; font-style: normal; font-size: 0.85em; }
 code { font-size: 0.9em; }
+th.label { text-align: left; font-weight: normal; color: #555; white-space: nowrap; }
 """
 
 
-def report_html(c: Comparison, signature: str, references: Sequence[str] = ()) -> str:
-    """The page: scores with intervals and the paired test, per-order P/R/F, sentence-score
-    distributions, length buckets, the costliest segments and the largest system differences
-    with matched and unmatched characters marked, each against the reference it was matched
-    with (named after `references`, the names of the reference streams, where given), and the
-    settings' signature. Every score is labelled with the metric's name (``chrF2++``)."""
+def report_html(
+    c: Comparison, signature: str, references: Sequence[str] = (), resamples: int | None = None
+) -> str:
+    """The page: scores with intervals and the paired test, per-order P/R/F and, with several
+    systems, each one's per-order differences from the baseline (with 95% intervals from
+    ``resamples`` paired bootstrap resamples, where given), sentence-score distributions,
+    length buckets, the costliest segments and the largest system differences with matched and
+    unmatched characters marked, each against the reference it was matched with (named after
+    `references`, the names of the reference streams, where given), and the settings'
+    signature. Every score is labelled with the metric's name (``chrF2++``); the title names
+    the systems and the references."""
     metric = metric_name(c)
+    title = html.escape(page_title(c, references))
     sections = [
-        f"<h1>{metric} report</h1>",
+        f"<h1>{title}</h1>",
         scores_section(c),
         figure_section(
             f"Per-order precision, recall and F ({metric}'s orders)", order_figure(c), first=True
         ),
+        deltas_section(c, resamples),
         figure_section(f"Sentence scores ({metric})", distribution_figure(c)),
         figure_section(f"Scores by reference length ({metric})", length_figure(c)),
         worst_section(c, references),
@@ -56,9 +64,29 @@ def report_html(c: Comparison, signature: str, references: Sequence[str] = ()) -
     ]
     body = "\n".join(sections)
     return (
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{metric} report</title>"
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
         f"<style>{STYLE}</style></head><body>{body}</body></html>"
     )
+
+
+def page_title(c: Comparison, references: Sequence[str]) -> str:
+    """ "chrF2++ report: a.txt vs b.txt on ref.txt": the metric, the systems, the references."""
+    on = f" on {', '.join(references)}" if references else ""
+    return f"{metric_name(c)} report: {' vs '.join(c.names)}{on}"
+
+
+def deltas_section(c: Comparison, resamples: int | None) -> str:
+    """Each system's per-order differences from the baseline, where there are several."""
+    if not c.differences:
+        return ""
+    from chrf._report_deltas import delta_figure, delta_intervals
+
+    intervals = None if resamples is None else delta_intervals(c, resamples)
+    colors = [color(k) for k in range(len(c.names))]
+    figure = delta_figure(c, order_labels(c.settings), colors, intervals)
+    bars = f", 95% paired bootstrap intervals of {resamples} resamples" if resamples else ""
+    title = f"Per-order differences: system - {c.names[0]} (the baseline){bars}"
+    return figure_section(title, figure)
 
 
 def metric_name(c: Comparison) -> str:
@@ -243,23 +271,39 @@ def differences_section(c: Comparison, references: Sequence[str], count: int = 5
             sys_hyp, sys_ref = texts_of(e, s.index)
             base_html, base_ref_html = highlighted(base_hyp, base_ref, c.settings)
             sys_html, ref_html = highlighted(sys_hyp, sys_ref, c.settings)
-            texts = [base_html, sys_html, reference_row(ref_html, e, s.index, references)]
+            texts = [
+                (f"baseline ({c.names[0]})", base_html),
+                (f"system ({d.system})", sys_html),
+                ("reference", reference_row(ref_html, e, s.index, references)),
+            ]
             if base.references[s.index] != e.references[s.index]:  # each against its own
-                texts[1:1] = [reference_row(base_ref_html, base, s.index, references)]
-            rows.append(
-                f"<tr><td>{s.index + 1}</td><td>{s.delta:+.4f}</td>"
-                f"<td>{s.baseline_sentence_score:.2f} → {s.system_sentence_score:.2f}</td>"
-                f"<td class='text'>{'<br>'.join(texts)}</td></tr>"
-            )
+                baseline_ref = reference_row(base_ref_html, base, s.index, references)
+                texts[1:1] = [("baseline's reference", baseline_ref)]
+            scores = f"{s.baseline_sentence_score:.2f} → {s.system_sentence_score:.2f}"
+            rows.append(labelled_rows([str(s.index + 1), f"{s.delta:+.4f}", scores], texts))
         parts.append(
             f"<h3>{html.escape(d.system)} against {html.escape(c.names[0])}: "
             f"{metric} {d.score_delta:+.4f}</h3><p class='note'>Δ: the baseline's corpus score "
             "had it output this system's segment, minus its score. Rows: the baseline, the "
             "system, and in italics the reference they were matched against (the baseline's "
-            "below it where the two took different references).</p><table><tr><th>line</th>"
-            f"<th>Δ</th><th>sentence {metric}</th><th>texts</th></tr>" + "".join(rows) + "</table>"
+            "own, labelled, where the two took different references).</p><table><tr>"
+            f"<th>line</th><th>Δ</th><th>sentence {metric}</th><th>row</th><th>text</th></tr>"
+            + "".join(rows)
+            + "</table>"
         )
     return "".join(parts)
+
+
+def labelled_rows(cells: list[str], texts: list[tuple[str, str]]) -> str:
+    """One segment's rows: its cells once (spanning the rows), then each text under its label
+    (HTML already; the labels are escaped here)."""
+    span = f" rowspan='{len(texts)}'"
+    first = "".join(f"<td{span}>{cell}</td>" for cell in cells)
+    return "".join(
+        f"<tr>{first if k == 0 else ''}<th class='label'>{html.escape(label)}</th>"
+        f"<td class='text'>{text}</td></tr>"
+        for k, (label, text) in enumerate(texts)
+    )
 
 
 def highlighted(hypothesis: str, reference: str, settings: Settings) -> tuple[str, str]:
@@ -322,6 +366,6 @@ def single_system_results(c: Comparison, n: int) -> Comparison:
     from chrf._significance import estimate_ci
 
     e = c.explanations[0]
-    _, values = bootstrap(c.settings, e._corpus, n)
+    seed, values = bootstrap(c.settings, e._corpus, n)
     mean, ci = estimate_ci(np.array(values))
-    return replace(c, results=(replace(c.results[0], mean=mean, ci=ci),))
+    return replace(c, results=(replace(c.results[0], mean=mean, ci=ci),), seed=seed)

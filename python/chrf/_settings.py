@@ -11,8 +11,10 @@ from numbers import Integral, Rational
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar, overload
 
 from chrf._core import Config
+from chrf._keywords import ALIASES, entry_point, resolved
 from chrf._messages import shown
 from chrf._numbers import is_bool
+from chrf._options_doc import options_paragraph, with_paragraph
 
 Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
 Beta: TypeAlias = int | Fraction | float
@@ -27,13 +29,15 @@ MAX_ORDER = 65_536
 
 
 class ExactOptions(TypedDict, total=False):
-    """The keyword arguments of every entry point; each one is documented on `Settings`."""
+    """The keyword arguments of every entry point; each one is documented on `Settings`
+    (``whitespace`` is sacreBLEU's name of ``include_whitespace``)."""
 
     char_order: int
     word_order: int
     beta: Beta
     lowercase: bool
     include_whitespace: bool
+    whitespace: bool
     averaging: Averaging
     count_hyp_without_ref: bool
 
@@ -42,25 +46,6 @@ class Options(ExactOptions, total=False):
     """`ExactOptions` plus the float-only `eps_smoothing`."""
 
     eps_smoothing: bool
-
-
-#: What each option means: the one text of it, which `with_options_doc` appends (with the
-#: defaults of `Settings`) to the docstring of every entry point that takes these options.
-OPTION_MEANINGS: dict[str, str] = {
-    "char_order": "character n-gram orders 1..char_order (0: none).",
-    "word_order": "word n-gram orders 1..word_order (0: none; 2 is chrF++).",
-    "beta": "weight of recall against precision (0: precision only): an int, a Fraction, or a "
-    "float taken at its exact binary value.",
-    "lowercase": "lowercase with Python's str.lower() (full Unicode) before everything.",
-    "include_whitespace": "keep whitespace in character n-grams.",
-    "averaging": "'precision_recall' (sacreBLEU 2.x: average precision and recall over the "
-    "orders, then F) or 'per_order_f' (Popović's chrF++.py: the mean of per-order F).",
-    "eps_smoothing": "sacreBLEU's float eps smoothing of orders without matches; float scores "
-    "only, it has no exact form.",
-    "count_hyp_without_ref": "spec §1.4's rule: with False (sacreBLEU's rule) a segment whose "
-    "reference has no n-gram of order n contributes no hypothesis n-grams of that order; with "
-    "True (the JSON contract's rule) every hypothesis n-gram counts.",
-}
 
 
 Checked = TypeVar("Checked", bound=type)
@@ -257,10 +242,10 @@ def settings_of(options: ExactOptions) -> Settings:
         return DEFAULT_SETTINGS
     key = tuple((name, type(value), value) for name, value in options.items())
     if not all(entry[1] in _CACHED_TYPES for entry in key):
-        return Settings(**options)
+        return Settings(**resolved(options, _FIELDS))
     settings = _recent.get(key)
     if settings is None:
-        settings = Settings(**options)
+        settings = Settings(**resolved(options, _FIELDS))
         if len(_recent) >= _CACHE_SIZE:
             _recent.clear()
         _recent[key] = settings
@@ -281,7 +266,8 @@ def with_options_doc(*, exact: bool = False) -> Callable[[Documented], Documente
     ``help()`` of every entry point explains them; ``exact`` leaves out ``eps_smoothing``."""
 
     def document(documented: Documented) -> Documented:
-        documented.__doc__ = _with_paragraph(documented.__doc__ or "", options_doc(exact=exact))
+        entry_point(documented)
+        documented.__doc__ = with_paragraph(documented.__doc__ or "", options_doc(exact=exact))
         return documented
 
     return document
@@ -289,31 +275,8 @@ def with_options_doc(*, exact: bool = False) -> Callable[[Documented], Documente
 
 def options_doc(*, exact: bool = False) -> str:
     """The paragraph `with_options_doc` appends: each option, its default and its meaning."""
-    lines = ["Keyword options (sacreBLEU's defaults):", ""]
-    for field in fields(Settings):
-        if exact and field.name == "eps_smoothing":
-            continue
-        lines.append(f"``{field.name}={field.default!r}``")
-        lines.extend(_wrapped(OPTION_MEANINGS[field.name], "    ", 92))
-    return "\n".join(lines)
-
-
-def _wrapped(text: str, indent: str, width: int) -> list[str]:
-    # Not textwrap: this runs at import, for every documented entry point, and must cost little.
-    lines = [indent]
-    for word in text.split():
-        if len(lines[-1]) + 1 + len(word) > width and lines[-1] != indent:
-            lines.append(indent)
-        lines[-1] += word if lines[-1] == indent else " " + word
-    return lines
-
-
-def _with_paragraph(doc: str, paragraph: str) -> str:
-    # help() dedents a docstring by its lines' common indent: the paragraph takes the body's.
-    body = [line for line in doc.splitlines()[1:] if line.strip()]
-    indent = min((len(line) - len(line.lstrip()) for line in body), default=0)
-    indented = "\n".join(" " * indent + line if line else line for line in paragraph.splitlines())
-    return f"{doc.rstrip()}\n\n{indented}\n"
+    defaults = {field.name: field.default for field in fields(Settings)}
+    return options_paragraph(defaults, ALIASES, exact=exact)
 
 
 def exact_settings(options: ExactOptions) -> Settings:
@@ -375,6 +338,7 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
         return math.inf
 
 
+_FIELDS = frozenset(field.name for field in fields(Settings))
 DEFAULT_SETTINGS = Settings()
 # Compiled while this module is imported: the first compilation starts the binding's one-time
 # set-up (the Fraction type it converts β from), and a process forked by another thread in the
@@ -382,4 +346,4 @@ DEFAULT_SETTINGS = Settings()
 # what the fork hook (`chrf._threads.before_fork`) waits for.
 _ = DEFAULT_SETTINGS.compiled
 
-Settings.__doc__ = _with_paragraph(Settings.__doc__ or "", options_doc())
+Settings.__doc__ = with_paragraph(Settings.__doc__ or "", options_doc())

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from chrf import _core
+from chrf._keywords import entry_point
 from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._settings import Settings, constructed_in_new, settings_of, state_dict
@@ -110,6 +111,7 @@ class Statistics:
             raise ValueError(f"cannot {verb} statistics of different settings: {mine} and {theirs}")
 
     @classmethod
+    @entry_point
     def from_counts(
         cls, counts: object, *, segment_count: int, **options: Unpack[Options]
     ) -> Statistics:

@@ -21,13 +21,17 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import dask
-import dask.bag
-
 from chrf import _service, _threads
-from chrf._messages import shown
+from chrf._keywords import entry_point
+from chrf._messages import missing_extra, shown
 from chrf._settings import Settings, settings_of
 from chrf._statistics import Statistics
+
+try:
+    import dask
+    import dask.bag
+except ImportError as error:
+    raise missing_extra("chrf.dask", "integrations", error) from error
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["sentence_scores", "statistics"]
 
 
+@entry_point
 def statistics(
     collection: Any,
     *,
@@ -72,6 +77,7 @@ def statistics(
     return parts[0]
 
 
+@entry_point
 def sentence_scores(
     collection: Any,
     *,

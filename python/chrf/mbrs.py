@@ -16,11 +16,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
-from mbrs.metrics import Metric, MetricAggregatable, register
 
 from chrf import _service
+from chrf._messages import missing_extra
 from chrf._settings import settings_of
+
+try:
+    import torch
+    from mbrs.metrics import Metric, MetricAggregatable, register
+except ImportError as error:
+    raise missing_extra("chrf.mbrs", "mbr", error) from error
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -13,12 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import torch
-from torchmetrics import Metric
-
 from chrf import _service
+from chrf._messages import missing_extra
 from chrf._settings import settings_of
 from chrf._statistics import Statistics
+
+try:
+    import torch
+    from torchmetrics import Metric
+except ImportError as error:
+    raise missing_extra("chrf.torchmetrics", "integrations", error) from error
 
 #: A count is kept as LIMBS int64 tensors of LIMB_BITS bits each. torchmetrics sums states
 #: across processes in int64: limbs below 2**32 summed over fewer than 2**31 processes stay

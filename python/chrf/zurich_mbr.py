@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import mbr
-import torch
-from mbr.metrics.base import MetricOutput
-
 from chrf import _service
+from chrf._messages import missing_extra
 from chrf._settings import Settings, settings_of
+
+try:
+    import mbr
+    import torch
+    from mbr.metrics.base import MetricOutput
+except ImportError as error:
+    raise missing_extra("chrf.zurich_mbr", "mbr", error) from error
 
 __all__ = ["MetricRunner"]
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from chrf._inputs import Texts
+from chrf._keywords import entry_point
 from chrf._reference.metric import aggregate_scores, sentence_score
 from chrf._reference.texts import Items, batch_items
 from chrf._settings import Options, Settings, settings_of
@@ -30,6 +31,7 @@ __all__ = [
 ]
 
 
+@entry_point
 def pairwise(
     hypotheses: Texts, references: Texts, **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -41,6 +43,7 @@ def pairwise(
     return scores
 
 
+@entry_point
 def pairwise_batched(
     hypotheses: Iterable[Texts], references: Iterable[Texts], **options: Unpack[Options]
 ) -> NDArray[np.float64]:
@@ -62,6 +65,7 @@ def _pairwise(settings: Settings, items: Items) -> NDArray[np.float64]:
     return scores
 
 
+@entry_point
 def aggregate(
     hypotheses: Texts,
     references: Texts,
@@ -76,6 +80,7 @@ def aggregate(
     return scores
 
 
+@entry_point
 def aggregate_batched(
     hypotheses: Iterable[Texts],
     references: Iterable[Texts],
@@ -98,6 +103,7 @@ def _aggregate(settings: Settings, items: Items) -> NDArray[np.float64]:
     return scores
 
 
+@entry_point
 def expected_utility(
     hypotheses: Texts,
     references: Texts,
@@ -112,6 +118,7 @@ def expected_utility(
     return utilities
 
 
+@entry_point
 def expected_utility_batched(
     hypotheses: Iterable[Texts],
     references: Iterable[Texts],

@@ -9,6 +9,7 @@ import numpy as np
 
 from chrf._components import Components
 from chrf._inputs import Layout, References, Texts
+from chrf._keywords import entry_point
 from chrf._reference.metric import Stats, added, components_of, float_of, segment_counts
 from chrf._reference.texts import corpus_of, segments_of
 from chrf._settings import ExactOptions, Options, Settings, exact_settings, settings_of
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["components", "score", "segment_statistics", "sentence_scores", "statistics"]
 
 
+@entry_point
 def score(
     hypotheses: Texts,
     references: References,
@@ -35,6 +37,7 @@ def score(
     )
 
 
+@entry_point
 def components(
     hypotheses: Texts,
     references: References,
@@ -48,6 +51,7 @@ def components(
     return components_of(corpus_counts(settings, rows), settings, len(rows))
 
 
+@entry_point
 def statistics(
     hypotheses: Texts,
     references: References,
@@ -61,6 +65,7 @@ def statistics(
     return Statistics(settings, tuple(corpus_counts(settings, rows)), len(rows))
 
 
+@entry_point
 def sentence_scores(
     hypotheses: Texts,
     references: References,
@@ -74,6 +79,7 @@ def sentence_scores(
     return np.array([float_of(row, settings) for row in rows], dtype=np.float64)
 
 
+@entry_point
 def segment_statistics(
     hypotheses: Texts,
     references: References,

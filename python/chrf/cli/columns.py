@@ -13,6 +13,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from chrf._inputs import Texts
+from chrf._messages import counted
 from chrf.cli.io import CliError
 
 if TYPE_CHECKING:
@@ -205,6 +206,6 @@ def length_error(names: list[str], complete: int, rest: list[tuple[str | None, .
 
 def mismatch(names: list[str], counts: list[int]) -> CliError:
     described = ", ".join(
-        f"{name} has {count} lines" for name, count in zip(names, counts, strict=True)
+        f"{name} has {counted(count, 'line')}" for name, count in zip(names, counts, strict=True)
     )
     return CliError(f"the system and its references differ in length: {described}")

@@ -10,6 +10,7 @@ from typing import Any
 from chrf import _analysis
 from chrf._compare import Comparison, SystemDifference
 from chrf._explain import Explanation
+from chrf._messages import counted
 from chrf._settings import Settings, score_name
 from chrf.cli.io import write_line
 from chrf.cli.options import Inputs, explain_options
@@ -56,7 +57,7 @@ def text_of(e: Explanation, inputs: Inputs, name: str | None = None) -> str:
     top = inputs.top
     title = f"{name}: " if name else ""
     metric = metric_name(e.settings)
-    lines = [f"{title}{metric} = {e.score:.4f} on {e.segment_count} segments", ""]
+    lines = [f"{title}{metric} = {e.score:.4f} on {counted(e.segment_count, 'segment')}", ""]
     order_rows = [
         [
             f"{o.type} {o.n}",

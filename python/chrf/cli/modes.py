@@ -39,7 +39,12 @@ def score(options: Options) -> int:
 
         return answer(options)
     refs = references_of(options)
-    systems = system_sources(options.inputs, options.encoding, paired=options.paired is not None)
+    systems = system_sources(
+        options.inputs,
+        options.encoding,
+        paired=options.paired is not None,
+        ref_files=len(options.refs),
+    )
     if options.breakdown and options.settings.eps_smoothing:
         raise CliError("--breakdown shows exact fractions, which --eps-smoothing does not have")
     if options.sentence_level:

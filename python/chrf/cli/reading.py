@@ -178,24 +178,28 @@ class System:
     path: str | None = None
 
 
-def system_sources(inputs: tuple[str, ...], encoding: str, *, paired: bool) -> list[System]:
+def system_sources(
+    inputs: tuple[str, ...], encoding: str, *, paired: bool, ref_files: int = 0
+) -> list[System]:
     """The systems of `--input`, or of standard input when it names none. A paired test
-    takes a file given twice as one system; otherwise it is an error."""
+    takes a file given twice as one system; otherwise it is an error. An empty stdin after
+    several files (``ref_files``) is most likely a forgotten ``-i``: the error says so."""
     if inputs:
         names = list(dict.fromkeys(inputs))
         if len(names) != len(inputs) and not paired:
             raise CliError("the same system file is given twice")
         return [System(name, source_of(name, encoding), name) for name in names]
-    return stdin_systems(stdin_lines(encoding))
+    hint = f" (the {ref_files} files named are all read as references; hypotheses go after -i)"
+    return stdin_systems(stdin_lines(encoding), hint if ref_files > 1 else "")
 
 
-def stdin_systems(lines: Iterator[str]) -> list[System]:
+def stdin_systems(lines: Iterator[str], hint: str = "") -> list[System]:
     """sacreBLEU's stdin: one system, or several as tab-separated fields of each line. As in
     sacreBLEU, the first line is right-stripped whole, and every later line whole and then
     field by field (so "x \\t..." keeps its space on the first line only)."""
     first = next(lines, None)
     if first is None:
-        raise CliError("no input on stdin")
+        raise CliError("no input on stdin" + hint)
     fields = first.rstrip().split("\t")
     count = len(fields)
     rows = (

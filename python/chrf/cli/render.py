@@ -171,7 +171,8 @@ def paired_test_account(test: PairedTest, baseline: str) -> str:
             '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be'
             " attributed",
             '   to chance, hence the system is significantly "different" than the baseline.',
-            "   Otherwise, the p-values are highlighted in red.",
+            # sacreBLEU adds "Otherwise, the p-values are highlighted in red.": chrf colours
+            # nothing, so the sentence would point at nothing.
             "",
             ' - NOTE: Significance does not tell whether a system is "better" than the baseline'
             " but rather",

@@ -29,10 +29,15 @@ def report_command(argv: Sequence[str]) -> int:
     names = display_names(inputs.systems)
     named = {name: c.corpus(settings) for name, c in zip(names, corpora, strict=True)}
     comparison = _analysis.comparison(settings, named, inputs.top, inputs.test, inputs.trials)
-    if len(named) == 1 and inputs.test is not None:
-        comparison = single_system_results(comparison, inputs.trials or 1000)
-    references = display_names(inputs.refs)
-    page = report_html(comparison, signature(inputs.settings, len(inputs.refs)), references)
+    # The test's resamples (sacreBLEU's defaults: 1,000 resamples, 10,000 randomization
+    # trials); the differences' intervals are bootstrap ones, of the test's count for bootstrap.
+    test = None if inputs.test is None else "bs" if len(named) == 1 else inputs.test
+    trials = inputs.trials or (1000 if test == "bs" else 10000)
+    if len(named) == 1 and test is not None:
+        comparison = single_system_results(comparison, trials)
+    resamples = None if test is None else trials if test == "bs" else 1000
+    full = signature(inputs.settings, len(inputs.refs), test, trials, comparison.seed)
+    page = report_html(comparison, full, display_names(inputs.refs), resamples)
     try:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(page)
