@@ -4,9 +4,13 @@ row): never a crash, a PanicException or panic text on stderr."""
 
 from __future__ import annotations
 
+import json
+import os
+import pickle
 import struct
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -16,8 +20,11 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 import chrf
+from tests import hostile_arrow
 
 KEY_TYPES = [pa.int8(), pa.int16(), pa.int32(), pa.int64()]
 UNSIGNED_KEY_TYPES = [pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()]
@@ -44,7 +51,8 @@ def no_panic_text(capfd: pytest.CaptureFixture[str]) -> None:
     assert "panicked" not in err, err
 
 
-def string_array(offsets: list[int], values: bytes, kind: pa.DataType = pa.string()) -> pa.Array:
+def string_array(offsets: list[int], values: bytes, kind: pa.DataType | None = None) -> pa.Array:
+    kind = kind or pa.string()
     width = "<q" if kind == pa.large_string() else "<i"
     raw = b"".join(struct.pack(width, offset) for offset in offsets)
     return pa.Array.from_buffers(
@@ -73,7 +81,8 @@ def test_dictionary_values_with_inconsistent_offsets_are_refused() -> None:
     )
     lines = out.splitlines()
     assert len(lines) == 4, out
-    for line, name in zip(lines, ["hypotheses", "references", "hypotheses", "references"]):
+    names = ["hypotheses", "references", "hypotheses", "references"]
+    for line, name in zip(lines, names, strict=True):
         assert line.startswith(f"{name} is not valid Arrow data: offsets out of order"), line
 
 
@@ -130,10 +139,14 @@ def test_dictionaries_of_every_index_type_read_their_strings(key_type: pa.DataTy
     array = pa.DictionaryArray.from_arrays(keys, ["ab", "cd", "x"])
     assert chrf.score(array, refs) == chrf.score(hyps, refs)
     with pytest.raises(ValueError, match=r"^hypotheses\[2\] is null$"):
-        chrf.score(pa.DictionaryArray.from_arrays(pa.array([0, 1, None], key_type), ["a", "b"]), refs[:3])
+        chrf.score(
+            pa.DictionaryArray.from_arrays(pa.array([0, 1, None], key_type), ["a", "b"]), refs[:3]
+        )
     # A null among the dictionary's values, pointed at by a valid index, is a null row too.
     with pytest.raises(ValueError, match=r"^hypotheses\[1\] is null$"):
-        chrf.score(pa.DictionaryArray.from_arrays(pa.array([0, 1], key_type), ["a", None]), refs[:2])
+        chrf.score(
+            pa.DictionaryArray.from_arrays(pa.array([0, 1], key_type), ["a", None]), refs[:2]
+        )
 
 
 def test_an_empty_dictionary_with_no_rows_is_an_empty_column() -> None:
@@ -141,7 +154,9 @@ def test_an_empty_dictionary_with_no_rows_is_an_empty_column() -> None:
     assert chrf.pairwise(empty, ["x"]).shape == (0, 1)
     with pytest.raises(ValueError, match=r"^hypotheses\[0\] is not valid Arrow data: "):
         chrf.score(
-            pa.DictionaryArray.from_arrays(pa.array([0], pa.int32()), pa.array([], pa.string()), safe=False),
+            pa.DictionaryArray.from_arrays(
+                pa.array([0], pa.int32()), pa.array([], pa.string()), safe=False
+            ),
             ["x"],
         )
 
@@ -173,8 +188,11 @@ def test_a_chunked_column_with_an_empty_chunk_at_an_offset(kind: pa.DataType) ->
     got = chrf.sentence_scores(table["h"], table["r"])
     np.testing.assert_array_equal(got, chrf.sentence_scores(hyps[1:], refs[1:]))
     assert chrf.score(table["h"], table["r"]) == chrf.score(hyps[1:], refs[1:])
-    lists = pa.chunked_array([pa.array([["q"], ["ab", "c d"]]).slice(1, 0), pa.array([["x"], ["c"]])])
-    assert chrf.score(["a", "cd"], lists) == chrf.score(["a", "cd"], [["x"], ["c"]])
+    lists = pa.chunked_array(
+        [pa.array([["q"], ["ab", "c d"]]).slice(1, 0), pa.array([["x"], ["c"]])]
+    )
+    expected = chrf.score(["a", "cd"], [["x"], ["c"]], layout="per_hypothesis")
+    assert chrf.score(["a", "cd"], lists) == expected
 
 
 def test_list_of_dictionary_references_are_read_as_their_strings(
@@ -183,12 +201,12 @@ def test_list_of_dictionary_references_are_read_as_their_strings(
     """Regression (issue 40): list<dictionary<string>> references were refused."""
     hyps = ["the cat", "a dog", "fish"]
     refs = [["the cat sat", "a cat"], ["dogs", None, "a dog"], ["fishes"]]
-    expected = chrf.score(hyps, [[r for r in row if r is not None] for row in refs])
+    listed = [[r for r in row if r is not None] for row in refs]
+    expected = chrf.score(hyps, listed, layout="per_hypothesis")
     for list_type in (pa.list_, pa.large_list):
         for key_type in (pa.int8(), pa.uint32(), pa.int64()):
             column = pa.array(refs, list_type(pa.dictionary(key_type, pa.string())))
             assert chrf.score(hyps, column) == expected
-            assert chrf.pairwise_batched([hyps[:1]], column[:1]).shape == (1, 1, 1)
     bad = pa.ListArray.from_arrays(
         pa.array([0, 2], pa.int32()),
         pa.DictionaryArray.from_arrays(pa.array([0, 7], pa.int32()), ["a"], safe=False),
@@ -262,9 +280,7 @@ class NotCallable:
         NotCallable,
     ],
 )
-def test_malformed_exporters_are_named(
-    exporter: type, capfd: pytest.CaptureFixture[str]
-) -> None:
+def test_malformed_exporters_are_named(exporter: type, capfd: pytest.CaptureFixture[str]) -> None:
     """Regression (issue 44): a 1-tuple from __arrow_c_array__ gave an IndexError."""
     with pytest.raises((TypeError, ValueError), match=r"^hypotheses\b"):
         chrf.score(exporter(), ["a"])
@@ -276,3 +292,90 @@ def test_malformed_exporters_are_named(
 def test_a_producer_s_own_exception_is_raised_as_it_is() -> None:
     with pytest.raises(RuntimeError, match="the producer's own failure"):
         chrf.score(RaisingStream(), ["a"])
+
+
+#: Batches of cases the fuzzer runs (a child process each); CHRF_ARROW_FUZZ_EXAMPLES raises it
+#: for a long run (fuzz/README.md).
+FUZZ_BATCHES = int(os.environ.get("CHRF_ARROW_FUZZ_EXAMPLES", "8"))
+FUZZ_BATCH = 20
+ROOT = Path(__file__).parent.parent
+
+
+def fuzz_children(specs: list[hostile_arrow.Spec]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Runs `specs` in child processes: each case's report, and what went wrong outside the
+    cases (a child killed by a signal, with the case it was running; panic text on stderr)."""
+    reports: list[dict[str, Any]] = []
+    problems: list[str] = []
+    while len(reports) < len(specs):
+        rest = specs[len(reports) :]
+        with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as file:
+            pickle.dump(rest, file)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "tests.hostile_arrow", file.name],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                cwd=ROOT,
+            )
+        finally:
+            os.unlink(file.name)
+        lines = [json.loads(line) for line in done.stdout.splitlines()]
+        reports += [line for line in lines if "case" in line]
+        if "panicked" in done.stderr:
+            problems.append(f"panic text on stderr: {done.stderr[-1500:]}")
+        if done.returncode != 0:
+            started = [line["start"] for line in lines if "start" in line]
+            case = rest[started[-1]] if started else None
+            problems.append(
+                f"child ended with {done.returncode} in case {case!r}: {done.stderr[-1500:]}"
+            )
+            reports.append({"case": -1, "built": True, "bad": ["crashed"], "spec": case})
+    return reports, problems
+
+
+def fuzz_log(reports: list[dict[str, Any]]) -> None:
+    """Adds the batch's counts to $CHRF_ARROW_FUZZ_LOG, for a long run's report."""
+    path = os.environ.get("CHRF_ARROW_FUZZ_LOG")
+    if not path:
+        return
+    with open(path, "a", encoding="utf-8") as log:
+        for report in reports:
+            log.write(json.dumps({k: v for k, v in report.items() if k != "spec"}) + "\n")
+
+
+@settings(
+    max_examples=FUZZ_BATCHES,
+    deadline=None,
+    # No shrinking: each try costs a child process; the failing case is printed whole instead.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(specs=st.lists(hostile_arrow.cases(), min_size=FUZZ_BATCH, max_size=FUZZ_BATCH))
+def test_hostile_arrow_gets_an_answer_or_an_error(specs: list[hostile_arrow.Spec]) -> None:
+    """Issue 40: every column pyarrow lets through, at every entry point, gives a result or a
+    TypeError/ValueError/MemoryError: never a signal, a PanicException or panic text; and a
+    valid column gives what the same rows as Python lists give."""
+    reports, problems = fuzz_children(specs)
+    fuzz_log(reports)
+    assert problems == []
+    bad = [(specs[r["case"]], r["bad"]) for r in reports if r.get("bad")]
+    assert bad == []
+
+
+def test_the_bytes_of_a_null_are_not_read() -> None:
+    """Found by the fuzzer: a null's bytes mean nothing (pyarrow's full validation skips them),
+    so a null dictionary value or list item over invalid UTF-8 is no reason to refuse."""
+    validity = pa.py_buffer(bytes([0b01]))
+    values = pa.Array.from_buffers(
+        pa.string(),
+        2,
+        [validity, pa.py_buffer(struct.pack("<3i", 0, 1, 2)), pa.py_buffer(b"a\xff")],
+    )
+    values.validate(full=True)
+    hyps = ["a", "a"]
+    assert chrf.score(pa.DictionaryArray.from_arrays([0, 0], values), hyps) == chrf.score(
+        hyps, hyps
+    )
+    lists = pa.ListArray.from_arrays(pa.array([0, 2], pa.int32()), values)
+    assert chrf.score(["a"], lists) == chrf.score(["a"], [["a"]], layout="per_hypothesis")

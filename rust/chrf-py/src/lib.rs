@@ -23,6 +23,7 @@
 
 mod arrays;
 mod arrow;
+mod arrow_import;
 mod batch;
 mod config;
 mod corpus;
