@@ -379,3 +379,33 @@ def test_the_bytes_of_a_null_are_not_read() -> None:
     )
     lists = pa.ListArray.from_arrays(pa.array([0, 2], pa.int32()), values)
     assert chrf.score(["a"], lists) == chrf.score(["a"], [["a"]], layout="per_hypothesis")
+
+
+class MixedCapsules:
+    """A producer that lies: the schema of one array with the data of another."""
+
+    def __init__(self, schema_of: pa.Array, array_of: pa.Array) -> None:
+        self.schema_of, self.array_of = schema_of, array_of
+
+    def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]:
+        return (self.schema_of.__arrow_c_array__()[0], self.array_of.__arrow_c_array__()[1])
+
+
+@pytest.mark.parametrize(
+    ("schema_of", "array_of"),
+    [
+        (pa.array(["a"]), pa.array([1, 2], pa.int64())),
+        (pa.array(["a"]), pa.array([["a"], ["b"]])),
+        (pa.array(["a"]).dictionary_encode(), pa.array(["a", "b"])),
+    ],
+    ids=["string over int64", "string over list", "dictionary over string"],
+)
+def test_a_failed_import_is_one_quiet_value_error(
+    schema_of: pa.Array, array_of: pa.Array, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Regression (issue 44): arrow-rs' assertions on such data were caught, but their panic
+    text (and a backtrace, with RUST_BACKTRACE set) was printed, up to three times a call."""
+    with pytest.raises(ValueError, match=r"^hypotheses is not valid Arrow data: ") as caught:
+        chrf.sentence_scores(MixedCapsules(schema_of, array_of), ["a", "b"])
+    assert "\n" not in str(caught.value)
+    no_panic_text(capfd)

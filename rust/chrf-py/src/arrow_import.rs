@@ -13,7 +13,7 @@ use std::sync::Once;
 
 use arrow_array::ArrayRef;
 use arrow_schema::DataType;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use pyo3_arrow::{PyArray, PyArrayReader, PyField};
@@ -41,11 +41,11 @@ pub fn import(
     {
         let pair = exported(value, "__arrow_c_array__", name)?;
         let (schema, array) = capsule_pair(&pair, name)?;
-        let field = PyField::from_arrow_pycapsule(&schema).map_err(|e| invalid(name, &e))?;
+        let field = PyField::from_arrow_pycapsule(&schema).map_err(|e| invalid(name, py, &e))?;
         let data_type = field.into_inner().data_type().clone();
         accept(&data_type)?;
         let array = quietly(name, || PyArray::from_arrow_pycapsule(&schema, &array))?
-            .map_err(|e| invalid(name, &e))?;
+            .map_err(|e| invalid(name, py, &e))?;
         let (array, _) = array.into_inner();
         return Ok(Imported {
             data_type,
@@ -57,7 +57,7 @@ pub fn import(
     let reader = quietly(name, || {
         PyArrayReader::from_arrow_pycapsule(&capsule).and_then(|r| r.into_reader())
     })?
-    .map_err(|e| invalid(name, &e))?;
+    .map_err(|e| invalid(name, py, &e))?;
     let data_type = reader.field().data_type().clone();
     accept(&data_type)?;
     let arrays = quietly(name, || reader.collect::<std::result::Result<Vec<_>, _>>())?
@@ -134,8 +134,16 @@ fn described(item: &Bound<'_, PyAny>) -> String {
         .map_or_else(|_| "an object".into(), |kind| format!("a {kind}"))
 }
 
-fn invalid(name: &str, error: &PyErr) -> Error {
-    value_error(format!("{name} is not valid Arrow data: {error}"))
+/// The ValueError of an import that failed, with arrow-rs' reason (its first line: an
+/// assertion's message goes on with both sides' values).
+fn invalid(name: &str, py: Python<'_>, error: &PyErr) -> Error {
+    let reason = error.value(py).to_string();
+    reason_error(name, &reason)
+}
+
+fn reason_error(name: &str, reason: &str) -> Error {
+    let reason = reason.lines().next().unwrap_or_default();
+    value_error(format!("{name} is not valid Arrow data: {reason}"))
 }
 
 fn type_error(message: String) -> Error {
@@ -169,8 +177,6 @@ fn quietly<T>(name: &str, import: impl FnOnce() -> T) -> Result<T> {
             .copied()
             .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
             .unwrap_or("its import failed");
-        Error::from(PyValueError::new_err(format!(
-            "{name} is not valid Arrow data: {message}"
-        )))
+        reason_error(name, message)
     })
 }
