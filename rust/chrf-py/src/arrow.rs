@@ -1,7 +1,11 @@
 //! Arrow string columns read in place: any object exporting `__arrow_c_array__` or
 //! `__arrow_c_stream__` (pyarrow arrays and chunked arrays, polars Series, ...) is read into
 //! [`ArrowText`]s that point into the Arrow arrays' UTF-8 buffers and keep those arrays alive.
-//! No Python string is made per row.
+//! No Python string is made per row; a dictionary-encoded column's rows point into its
+//! dictionary's values.
+//!
+//! Every buffer a row is read from is checked first (offsets, views, dictionary indices, UTF-8),
+//! since a producer can hand over any bytes; [`crate::arrow_import`] checks what comes before.
 //!
 //! The reader of hypotheses and references ([`crate::listing::items`]) calls [`read_arrow`]
 //! when an argument exports the capsules; everything after that is the reader's, as for lists.

@@ -79,16 +79,15 @@ fn capsule_pair<'py>(
     pair: &Bound<'py, PyAny>,
     name: &str,
 ) -> Result<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
-    let wrong = || {
+    let wrong = |what: String| {
         type_error(format!(
             "{name}.__arrow_c_array__() must return a tuple of two capsules (schema, array), \
-             not {}",
-            described(pair)
+             not {what}"
         ))
     };
-    let pair = pair.cast::<PyTuple>().map_err(|_| wrong())?;
+    let pair = pair.cast::<PyTuple>().map_err(|_| wrong(described(pair)))?;
     if pair.len() != 2 {
-        return Err(wrong());
+        return Err(wrong(format!("a tuple of {} items", pair.len())));
     }
     let schema = capsule_named(
         &pair.get_item(0)?,
