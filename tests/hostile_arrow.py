@@ -20,11 +20,15 @@ case: a child killed by a signal is then pinned to its case.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import struct
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -331,6 +335,52 @@ def _same(a: Any, b: Any, np: Any) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return bool(np.array_equal(np.asarray(a), np.asarray(b)))
     return bool(a == b)
+
+
+# The parent's side: batches of cases in child processes.
+
+
+def run_in_children(specs: list[Spec]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Runs `specs` in child processes: each case's report, and what went wrong outside the
+    cases (a child killed by a signal, with the case it was running; panic text on stderr)."""
+    reports: list[dict[str, Any]] = []
+    problems: list[str] = []
+    while len(reports) < len(specs):
+        rest = specs[len(reports) :]
+        with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as file:
+            pickle.dump(rest, file)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "tests.hostile_arrow", file.name],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                cwd=Path(__file__).parent.parent,
+            )
+        finally:
+            os.unlink(file.name)
+        lines = [json.loads(line) for line in done.stdout.splitlines()]
+        reports += [line for line in lines if "case" in line]
+        if "panicked" in done.stderr:
+            problems.append(f"panic text on stderr: {done.stderr[-1500:]}")
+        if done.returncode != 0:
+            started = [line["start"] for line in lines if "start" in line]
+            case = rest[started[-1]] if started else None
+            problems.append(
+                f"child ended with {done.returncode} in case {case!r}: {done.stderr[-1500:]}"
+            )
+            reports.append({"case": -1, "built": True, "bad": ["crashed"], "spec": case})
+    return reports, problems
+
+
+def log(reports: list[dict[str, Any]]) -> None:
+    """Adds the batch's counts to $CHRF_ARROW_FUZZ_LOG, for a long run's report."""
+    path = os.environ.get("CHRF_ARROW_FUZZ_LOG")
+    if not path:
+        return
+    with open(path, "a", encoding="utf-8") as log:
+        for report in reports:
+            log.write(json.dumps({k: v for k, v in report.items() if k != "spec"}) + "\n")
 
 
 def main(path: str) -> None:

@@ -4,13 +4,10 @@ row): never a crash, a PanicException or panic text on stderr."""
 
 from __future__ import annotations
 
-import json
 import os
-import pickle
 import struct
 import subprocess
 import sys
-import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -298,50 +295,6 @@ def test_a_producer_s_own_exception_is_raised_as_it_is() -> None:
 #: for a long run (fuzz/README.md).
 FUZZ_BATCHES = int(os.environ.get("CHRF_ARROW_FUZZ_EXAMPLES", "8"))
 FUZZ_BATCH = 20
-ROOT = Path(__file__).parent.parent
-
-
-def fuzz_children(specs: list[hostile_arrow.Spec]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Runs `specs` in child processes: each case's report, and what went wrong outside the
-    cases (a child killed by a signal, with the case it was running; panic text on stderr)."""
-    reports: list[dict[str, Any]] = []
-    problems: list[str] = []
-    while len(reports) < len(specs):
-        rest = specs[len(reports) :]
-        with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as file:
-            pickle.dump(rest, file)
-        try:
-            done = subprocess.run(
-                [sys.executable, "-m", "tests.hostile_arrow", file.name],
-                capture_output=True,
-                text=True,
-                timeout=600,
-                cwd=ROOT,
-            )
-        finally:
-            os.unlink(file.name)
-        lines = [json.loads(line) for line in done.stdout.splitlines()]
-        reports += [line for line in lines if "case" in line]
-        if "panicked" in done.stderr:
-            problems.append(f"panic text on stderr: {done.stderr[-1500:]}")
-        if done.returncode != 0:
-            started = [line["start"] for line in lines if "start" in line]
-            case = rest[started[-1]] if started else None
-            problems.append(
-                f"child ended with {done.returncode} in case {case!r}: {done.stderr[-1500:]}"
-            )
-            reports.append({"case": -1, "built": True, "bad": ["crashed"], "spec": case})
-    return reports, problems
-
-
-def fuzz_log(reports: list[dict[str, Any]]) -> None:
-    """Adds the batch's counts to $CHRF_ARROW_FUZZ_LOG, for a long run's report."""
-    path = os.environ.get("CHRF_ARROW_FUZZ_LOG")
-    if not path:
-        return
-    with open(path, "a", encoding="utf-8") as log:
-        for report in reports:
-            log.write(json.dumps({k: v for k, v in report.items() if k != "spec"}) + "\n")
 
 
 @settings(
@@ -356,8 +309,8 @@ def test_hostile_arrow_gets_an_answer_or_an_error(specs: list[hostile_arrow.Spec
     """Issue 40: every column pyarrow lets through, at every entry point, gives a result or a
     TypeError/ValueError/MemoryError: never a signal, a PanicException or panic text; and a
     valid column gives what the same rows as Python lists give."""
-    reports, problems = fuzz_children(specs)
-    fuzz_log(reports)
+    reports, problems = hostile_arrow.run_in_children(specs)
+    hostile_arrow.log(reports)
     assert problems == []
     bad = [(specs[r["case"]], r["bad"]) for r in reports if r.get("bad")]
     assert bad == []
