@@ -201,10 +201,11 @@ def test_dictionary_encoded_columns_score_as_their_lines(folder: Path) -> None:
     )
     encoded = pa.array(ref, pa.large_string()).dictionary_encode()
     feather.write_feather(pa.table({"ref": encoded}), folder / "dict.feather")
-    expected = ours(folder, ["ref.txt", "-i", "hyp.txt"])
-    for chunk in ("5", "4096"):
-        got = ours(folder, ["dict.feather:ref", "-i", "dict.parquet:hyp"], CHRF_CLI_CHUNK=chunk)
-        assert got == expected
+    for extra in ([], ["--chrf-lowercase", "--sentence-level"]):
+        expected = ours(folder, ["ref.txt", "-i", "hyp.txt", *extra])
+        for chunk in ("5", "4096"):
+            args = ["dict.feather:ref", "-i", "dict.parquet:hyp", *extra]
+            assert ours(folder, args, CHRF_CLI_CHUNK=chunk) == expected
     nulls = pa.array([*hyp[:3], None, *hyp[4:]]).dictionary_encode()
     pq.write_table(pa.table({"hyp": nulls}), folder / "dict_nulls.parquet")
     done = run([*OURS, "ref.txt", "-i", "dict_nulls.parquet:hyp"], folder)
