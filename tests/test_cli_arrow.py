@@ -187,3 +187,27 @@ def test_explain_reads_columns(folder: Path) -> None:
     assert got == expected.replace("hyp.txt", "sys.parquet:hyp").replace(
         "ref.txt", "refs.parquet:ref"
     )
+
+
+def test_dictionary_encoded_columns_score_as_their_lines(folder: Path) -> None:
+    """Regression (issue 40): the command line refused dictionary-encoded string columns
+    (pandas' categoricals, Parquet's dictionary pages read back as such), which the Python API
+    reads."""
+    hyp, ref = lines(folder / "hyp.txt"), lines(folder / "ref.txt")
+    pq.write_table(
+        pa.table({"hyp": pa.array(hyp).dictionary_encode()}),
+        folder / "dict.parquet",
+        row_group_size=7,
+    )
+    encoded = pa.array(ref, pa.large_string()).dictionary_encode()
+    feather.write_feather(pa.table({"ref": encoded}), folder / "dict.feather")
+    for extra in ([], ["--chrf-lowercase", "--sentence-level"]):
+        expected = ours(folder, ["ref.txt", "-i", "hyp.txt", *extra])
+        for chunk in ("5", "4096"):
+            args = ["dict.feather:ref", "-i", "dict.parquet:hyp", *extra]
+            assert ours(folder, args, CHRF_CLI_CHUNK=chunk) == expected
+    nulls = pa.array([*hyp[:3], None, *hyp[4:]]).dictionary_encode()
+    pq.write_table(pa.table({"hyp": nulls}), folder / "dict_nulls.parquet")
+    done = run([*OURS, "ref.txt", "-i", "dict_nulls.parquet:hyp"], folder)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "chrf: error: dict_nulls.parquet: column 'hyp' is null in row 4"

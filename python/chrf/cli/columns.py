@@ -57,6 +57,7 @@ class ArrowRows:
         self._pending: list[pa.Array] = []
         self._read = 0  # rows handed out or pending, counted for errors naming a row
         self._type: pa.DataType | None = None
+        self._dictionary = False
 
     def take(self, count: int) -> pa.ChunkedArray:
         """The next `count` rows (fewer at the end), slices of the batches: nothing is copied."""
@@ -90,11 +91,15 @@ class ArrowRows:
         return batch
 
     def _check_nulls(self, batch: pa.Array) -> None:
-        if batch.null_count:
+        # A dictionary's nulls may be in its values too, which its null_count does not count.
+        nulls = batch.null_count or (self._dictionary and batch.dictionary.null_count)
+        if nulls:
             import pyarrow.compute as pc
 
-            row = self._read + pc.index(batch.is_null(), True).as_py()
-            raise CliError(f"{self.path}: column {self.column!r} is null in row {row + 1}")
+            found = pc.index(batch.is_null(), True).as_py()
+            if found >= 0:
+                row = self._read + found
+                raise CliError(f"{self.path}: column {self.column!r} is null in row {row + 1}")
 
     def _open(self) -> Iterator[pa.Array]:
         pa = _pyarrow(self.path)
@@ -127,17 +132,20 @@ class ArrowRows:
                 + ", ".join(repr(name) for name in schema.names)
             )
         kind = schema.field(self.column).type
-        if not (
-            pa.types.is_string(kind) or pa.types.is_large_string(kind) or _is_string_view(kind)
-        ):
+        self._dictionary = pa.types.is_dictionary(kind)
+        if not _is_string(kind.value_type if self._dictionary else kind):
             raise CliError(f"{self.path}: column {self.column!r} holds {kind}, not strings")
         self._type = kind
 
 
-def _is_string_view(kind: pa.DataType) -> bool:
+def _is_string(kind: pa.DataType) -> bool:
+    """Whether `kind` is one of Arrow's string types: a dictionary of them is read as the strings
+    it holds (the core decodes it), as the Python API reads it."""
     import pyarrow as pa
 
-    return bool(kind == pa.string_view())
+    return bool(
+        pa.types.is_string(kind) or pa.types.is_large_string(kind) or kind == pa.string_view()
+    )
 
 
 def _pyarrow(path: str) -> Any:

@@ -1,24 +1,32 @@
 //! Arrow string columns read in place: any object exporting `__arrow_c_array__` or
 //! `__arrow_c_stream__` (pyarrow arrays and chunked arrays, polars Series, ...) is read into
 //! [`ArrowText`]s that point into the Arrow arrays' UTF-8 buffers and keep those arrays alive.
-//! No Python string is made per row.
+//! No Python string is made per row; a dictionary-encoded column's rows point into its
+//! dictionary's values.
+//!
+//! Every buffer a row is read from is checked first (offsets, views, dictionary indices, UTF-8),
+//! since a producer can hand over any bytes; [`crate::arrow_import`] checks what comes before.
 //!
 //! The reader of hypotheses and references ([`crate::listing::items`]) calls [`read_arrow`]
 //! when an argument exports the capsules; everything after that is the reader's, as for lists.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{
-    Array, ArrayRef, GenericListArray, GenericStringArray, LargeStringArray, OffsetSizeTrait,
-    StringArray, StringViewArray,
+use arrow_array::types::{
+    ArrowDictionaryKeyType, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
+    UInt64Type, UInt8Type,
 };
+use arrow_array::{
+    Array, ArrayRef, ArrowPrimitiveType, GenericListArray, GenericStringArray, LargeStringArray,
+    OffsetSizeTrait, PrimitiveArray, StringArray, StringViewArray,
+};
+use arrow_buffer::ArrowNativeType;
 use arrow_schema::DataType;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3_arrow::input::AnyArray;
 
+use crate::arrow_import::import;
 use crate::errors::{reserved, value_error, Error, Result};
 
 /// One array of UTF-8 strings, of any of Arrow's three string layouts.
@@ -111,67 +119,47 @@ pub fn exports_arrow(value: &Bound<'_, PyAny>) -> bool {
 }
 
 /// Reads an object exporting Arrow's PyCapsule interface, named `name` in errors: a string
-/// column, or a list<string> column if `lists` (the references of each hypothesis). A null
-/// string is a ValueError naming its row (`name[i] is null`), and so is a null list; another
-/// type is a TypeError naming `name`.
+/// column (plain or dictionary-encoded), or a list column of those if `lists` (the references
+/// of each hypothesis). A null string is a ValueError naming its row (`name[i] is null`), and
+/// so is a null list; another type is a TypeError naming `name`, found from the schema before
+/// any array is imported.
 pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<ArrowColumn> {
-    // arrow-rs asserts on some inconsistent data it imports (a producer can hand over anything):
-    // such a panic is the caller's bad data, not a defect of ours.
-    let imported = catch_unwind(AssertUnwindSafe(|| imported_arrays(value, name)));
-    let (data_type, arrays) = imported.map_err(|panic| {
-        let message = panic
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("its import failed");
-        value_error(format!("{name} is not valid Arrow data: {message}"))
-    })??;
-    match &data_type {
-        t if is_string(t) => Ok(ArrowColumn::Texts(column(&arrays, name)?)),
-        DataType::Dictionary(_, values) if is_string(values) => {
-            let decoded = decoded(&arrays, values, name)?;
-            Ok(ArrowColumn::Texts(column(&decoded, name)?))
+    let imported = import(value, name, |data_type| {
+        if is_text(data_type) || lists && list_item(data_type).is_some_and(is_text) {
+            return Ok(());
         }
-        DataType::List(item) | DataType::LargeList(item)
-            if lists && is_string(item.data_type()) =>
-        {
-            Ok(ArrowColumn::Rows(list_rows(&arrays, name)?))
-        }
-        other => Err(type_error(format!(
+        Err(type_error(format!(
             "{name} must be an Arrow column of strings (string, large_string, string_view, or a \
-             dictionary of them){}, \
-             not {}",
+             dictionary of them){}, not {}",
             if lists {
                 ", or of lists of strings"
             } else {
                 ""
             },
-            type_name(other)
-        ))),
+            type_name(data_type)
+        )))
+    })?;
+    if is_text(&imported.data_type) {
+        Ok(ArrowColumn::Texts(column(&imported.arrays, name)?))
+    } else {
+        Ok(ArrowColumn::Rows(list_rows(&imported.arrays, name)?))
     }
 }
 
-/// The arrays of an Arrow column and their type, imported through the capsules.
-fn imported_arrays(value: &Bound<'_, PyAny>, name: &str) -> Result<(DataType, Vec<ArrayRef>)> {
-    let reader = value.extract::<AnyArray>()?.into_reader()?;
-    let data_type = reader.field().data_type().clone();
-    let arrays = reader
-        .collect::<std::result::Result<Vec<ArrayRef>, _>>()
-        .map_err(|error| value_error(format!("{name} could not be read: {error}")))?;
-    Ok((data_type, arrays))
+/// Whether a column of `data_type` holds strings: plain, or dictionary-encoded by integers.
+fn is_text(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Dictionary(key, values) => key.is_dictionary_key_type() && is_string(values),
+        other => is_string(other),
+    }
 }
 
-/// The strings of dictionary-encoded chunks (pyarrow's `dictionary_encode()`, polars'
-/// Categorical), each chunk decoded into a string array of the dictionary's type: a copy of
-/// the texts, which the rows then point into.
-fn decoded(arrays: &[ArrayRef], values: &DataType, name: &str) -> Result<Vec<ArrayRef>> {
-    arrays
-        .iter()
-        .map(|array| {
-            arrow_cast::cast(array, values)
-                .map_err(|error| value_error(format!("{name} could not be decoded: {error}")))
-        })
-        .collect()
+/// The item type of a list type.
+fn list_item(data_type: &DataType) -> Option<&DataType> {
+    match data_type {
+        DataType::List(item) | DataType::LargeList(item) => Some(item.data_type()),
+        _ => None,
+    }
 }
 
 /// A string column (see [`read_arrow`]).
@@ -189,25 +177,150 @@ fn type_error(message: String) -> Error {
     PyTypeError::new_err(message).into()
 }
 
-/// The chunks of a string column, each checked: UTF-8 and offsets valid (a producer can hand
-/// over any bytes), no null.
+/// The rows of a string column's chunks, each chunk checked (see [`Strings::of`]); a null row
+/// is an error.
 fn column(arrays: &[ArrayRef], name: &str) -> Result<Vec<ArrowText>> {
     let rows = arrays.iter().map(|a| a.len()).sum::<usize>();
     let mut texts = reserved(rows)?;
     let mut first_row = 0;
     for array in arrays {
-        let chunk = checked_chunk(array.as_ref(), name)?;
-        if let Some(row) = first_null(chunk.array()) {
-            return Err(null_error(name, first_row + row));
+        let strings = Strings::of(array.as_ref(), name)?;
+        for row in 0..strings.len() {
+            let i = first_row + row;
+            match strings.get(row) {
+                Item::Text(text) => texts.push(text),
+                Item::Null => return Err(null_error(name, i)),
+                Item::OutOfRange(key) => {
+                    return Err(strings.range_error(&format!("{name}[{i}]"), &key))
+                }
+            }
         }
-        let chunk = Arc::new(chunk);
-        texts.extend((0..array.len()).map(|row| ArrowText {
-            chunk: chunk.clone(),
-            row,
-        }));
-        first_row += array.len();
+        first_row += strings.len();
     }
     Ok(texts)
+}
+
+/// One array of strings, plain or dictionary-encoded, its strings checked: for a dictionary,
+/// its values are checked as a plain array is, and each index when its row is read.
+struct Strings {
+    values: Arc<Chunk>,
+    keys: Option<Box<dyn Keys>>,
+}
+
+/// A row of [`Strings`].
+enum Item {
+    Text(ArrowText),
+    Null,
+    /// A dictionary index outside the dictionary, as written.
+    OutOfRange(String),
+}
+
+impl Strings {
+    fn of(array: &dyn Array, name: &str) -> Result<Self> {
+        let DataType::Dictionary(key, _) = array.data_type() else {
+            let values = Arc::new(checked_chunk(array, name)?);
+            return Ok(Self { values, keys: None });
+        };
+        let parts = match key.as_ref() {
+            DataType::Int8 => dictionary::<Int8Type>(array),
+            DataType::Int16 => dictionary::<Int16Type>(array),
+            DataType::Int32 => dictionary::<Int32Type>(array),
+            DataType::Int64 => dictionary::<Int64Type>(array),
+            DataType::UInt8 => dictionary::<UInt8Type>(array),
+            DataType::UInt16 => dictionary::<UInt16Type>(array),
+            DataType::UInt32 => dictionary::<UInt32Type>(array),
+            DataType::UInt64 => dictionary::<UInt64Type>(array),
+            _ => None,
+        };
+        let (keys, values) = parts.ok_or_else(|| {
+            type_error(format!(
+                "{name} must be an Arrow column of strings, not {}",
+                type_name(array.data_type())
+            ))
+        })?;
+        let values = Arc::new(checked_chunk(values.as_ref(), name)?);
+        Ok(Self {
+            values,
+            keys: Some(keys),
+        })
+    }
+
+    fn len(&self) -> usize {
+        match &self.keys {
+            Some(keys) => keys.len(),
+            None => self.values.array().len(),
+        }
+    }
+
+    /// Row `row`, below [`Self::len`].
+    fn get(&self, row: usize) -> Item {
+        let values = self.values.array();
+        let index = match &self.keys {
+            None => row,
+            Some(keys) => match keys.key(row) {
+                Key::Null => return Item::Null,
+                Key::At(index) if index < values.len() => index,
+                Key::At(index) => return Item::OutOfRange(index.to_string()),
+                Key::Negative(key) => return Item::OutOfRange(key),
+            },
+        };
+        if values.is_null(index) {
+            return Item::Null;
+        }
+        Item::Text(ArrowText {
+            chunk: self.values.clone(),
+            row: index,
+        })
+    }
+
+    /// The error of a dictionary index `key` out of range in the row named `row`.
+    fn range_error(&self, row: &str, key: &str) -> Error {
+        value_error(format!(
+            "{row} is not valid Arrow data: its dictionary index {key} is outside the \
+             dictionary's {} values",
+            self.values.array().len()
+        ))
+    }
+}
+
+/// The indices and values of a dictionary array of index type `K`.
+fn dictionary<K: ArrowDictionaryKeyType>(array: &dyn Array) -> Option<(Box<dyn Keys>, ArrayRef)> {
+    let dictionary = array.as_dictionary_opt::<K>()?;
+    Some((
+        Box::new(dictionary.keys().clone()),
+        dictionary.values().clone(),
+    ))
+}
+
+/// A dictionary index as read: any integer type, any value (a producer can write anything).
+enum Key {
+    Null,
+    At(usize),
+    Negative(String),
+}
+
+/// The indices of a dictionary array, whatever their integer type.
+trait Keys {
+    fn len(&self) -> usize;
+    /// The index of row `row`, below [`Keys::len`].
+    fn key(&self, row: usize) -> Key;
+}
+
+impl<K: ArrowPrimitiveType> Keys for PrimitiveArray<K> {
+    fn len(&self) -> usize {
+        Array::len(self)
+    }
+
+    fn key(&self, row: usize) -> Key {
+        if self.is_null(row) {
+            return Key::Null;
+        }
+        let key = self.value(row);
+        match key.to_usize() {
+            Some(index) => Key::At(index),
+            None => Key::Negative(format!("{key:?}")),
+        }
+    }
 }
 
 fn checked_chunk(array: &dyn Array, name: &str) -> Result<Chunk> {
@@ -233,6 +346,23 @@ fn checked_chunk(array: &dyn Array, name: &str) -> Result<Chunk> {
 fn check_offsets<O: OffsetSizeTrait>(
     strings: &GenericStringArray<O>,
 ) -> std::result::Result<(), String> {
+    if strings.is_empty() {
+        // No row to read. An empty slice at an offset has an offset but, imported through the
+        // C interface, no values: it points at nothing, rightly.
+        return Ok(());
+    }
+    match check_all_bytes(strings) {
+        // A null's bytes mean nothing (Arrow checks only the others), and its row is never
+        // read: where they fail the check, the present rows are checked one by one.
+        Err(_) if strings.null_count() > 0 => check_present_rows(strings),
+        checked => checked,
+    }
+}
+
+/// [`check_offsets`] over the bytes of all rows at once, in one pass.
+fn check_all_bytes<O: OffsetSizeTrait>(
+    strings: &GenericStringArray<O>,
+) -> std::result::Result<(), String> {
     let offsets = strings.value_offsets();
     let values = strings.values().as_slice();
     let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
@@ -250,6 +380,29 @@ fn check_offsets<O: OffsetSizeTrait>(
         if !in_order || !end.is_some_and(|end| text.is_char_boundary(end)) {
             return Err("offsets out of order, or inside a character".into());
         }
+    }
+    Ok(())
+}
+
+/// [`check_offsets`] row by row, skipping the bytes of nulls (their offsets are still in order,
+/// as Arrow requires of every row).
+fn check_present_rows<O: OffsetSizeTrait>(
+    strings: &GenericStringArray<O>,
+) -> std::result::Result<(), String> {
+    let values = strings.values().as_slice();
+    for (row, pair) in strings.value_offsets().windows(2).enumerate() {
+        if pair[0] > pair[1] {
+            return Err("offsets out of order, or inside a character".into());
+        }
+        if strings.is_null(row) {
+            continue;
+        }
+        let bytes = pair[0]
+            .to_usize()
+            .zip(pair[1].to_usize())
+            .and_then(|(start, end)| values.get(start..end))
+            .ok_or("offsets outside the values")?;
+        simdutf8::basic::from_utf8(bytes).map_err(|_| "invalid UTF-8")?;
     }
     Ok(())
 }
@@ -300,13 +453,6 @@ fn check_views(strings: &StringViewArray) -> std::result::Result<(), String> {
     Ok(())
 }
 
-fn first_null(array: &dyn Array) -> Option<usize> {
-    if array.null_count() == 0 {
-        return None;
-    }
-    (0..array.len()).find(|&row| array.is_null(row))
-}
-
 fn invalid(name: &str) -> Error {
     value_error(format!(
         "{name} is not valid Arrow data: list offsets out of bounds"
@@ -343,8 +489,8 @@ fn read_lists<O: OffsetSizeTrait>(
     first_row: usize,
     per_row: &mut Vec<Vec<(usize, ArrowText)>>,
 ) -> Result<()> {
-    let values = Arc::new(checked_chunk(lists.values().as_ref(), name)?);
-    let items = values.array().len();
+    let values = Strings::of(lists.values().as_ref(), name)?;
+    let items = values.len();
     for (row, bounds) in lists.value_offsets().windows(2).enumerate() {
         let i = first_row + row;
         if lists.is_null(row) {
@@ -357,17 +503,16 @@ fn read_lists<O: OffsetSizeTrait>(
             return Err(invalid(name));
         }
         let mut present = reserved(end - start)?;
-        present.extend(
-            (start..end)
-                .filter(|&j| !values.array().is_null(j))
-                .map(|j| {
-                    let text = ArrowText {
-                        chunk: values.clone(),
-                        row: j,
-                    };
-                    (j - start, text)
-                }),
-        );
+        for j in start..end {
+            match values.get(j) {
+                Item::Text(text) => present.push((j - start, text)),
+                Item::Null => {} // sacreBLEU's placeholder
+                Item::OutOfRange(key) => {
+                    let item = format!("{name}[{i}][{}]", j - start);
+                    return Err(values.range_error(&item, &key));
+                }
+            }
+        }
         if present.is_empty() {
             return Err(value_error(format!(
                 "{name}[{i}] has no reference: hypothesis {i} needs at least one"

@@ -11,7 +11,7 @@
 //! | `errors` | the one error vocabulary: `?` turns a `ChrfError` into its Python exception |
 //! | `runtime` | the GIL-free runner watching for Ctrl-C, NumPy made ready, the thread count |
 //! | `listing`, `texts`, `inputs` | the one reader: sequences, texts, shapes and layouts |
-//! | `arrow` | Arrow string columns (PyCapsule interface), read in place for the reader |
+//! | `arrow`, `arrow_import` | Arrow string columns (PyCapsule interface), checked, then read in place for the reader |
 //! | `corpus` | `Corpus`, what the reader returns, and its scores |
 //! | `scores` | one hypothesis's score, one-call sentence scores (one short pair inline) |
 //! | `counts` | statistics to and from Python, their float score and exact components |
@@ -23,6 +23,7 @@
 
 mod arrays;
 mod arrow;
+mod arrow_import;
 mod batch;
 mod config;
 mod corpus;
