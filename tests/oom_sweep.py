@@ -158,9 +158,9 @@ def sweep(all_cases: list[Case], jobs: int, timeout: float) -> list[Report]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=24, help="margins per entry point and case")
+    parser.add_argument("--steps", type=int, default=16, help="margins per entry point and case")
     parser.add_argument("--jobs", type=int, default=2, help="children at a time")
-    parser.add_argument("--rows", type=int, default=60_000, help="rows of each text column")
+    parser.add_argument("--rows", type=int, default=40_000, help="rows of each text column")
     parser.add_argument("--timeout", type=float, default=900, help="seconds a child may take")
     args = parser.parse_args()
     reports = sweep(cases(args.steps, (False, True), args.rows), args.jobs, args.timeout)

@@ -92,8 +92,8 @@ def test_out_of_memory_sweep() -> None:
 
 
 #: Margins per entry point and case, and rows of each text column, in the bounded sweep.
-QUICK_STEPS = 4
-QUICK_ROWS = 40_000
+QUICK_STEPS = 3
+QUICK_ROWS = 15_000
 
 #: Limits above what the process holds: from 1 MiB, 1.4 times apart, to 600 MiB (ample).
 DELTAS = [int(MIB * 1.4**k) for k in range(17)] + [600 * MIB]

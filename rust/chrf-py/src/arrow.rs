@@ -10,6 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
+use arrow_array::downcast_dictionary_array;
 use arrow_array::{
     Array, ArrayRef, GenericListArray, GenericStringArray, LargeStringArray, OffsetSizeTrait,
     StringArray, StringViewArray,
@@ -165,13 +166,45 @@ fn imported_arrays(value: &Bound<'_, PyAny>, name: &str) -> Result<(DataType, Ve
 /// Categorical), each chunk decoded into a string array of the dictionary's type: a copy of
 /// the texts, which the rows then point into.
 fn decoded(arrays: &[ArrayRef], values: &DataType, name: &str) -> Result<Vec<ArrayRef>> {
-    arrays
-        .iter()
-        .map(|array| {
+    let mut decoded = reserved(arrays.len())?;
+    for array in arrays {
+        // The cast allocates its output infallibly (an abort if memory is short): the memory is
+        // asked for fallibly first, and given back for the cast to take.
+        reserved::<u8>(decoded_bytes(array.as_ref()))?;
+        decoded.push(
             arrow_cast::cast(array, values)
-                .map_err(|error| value_error(format!("{name} could not be decoded: {error}")))
-        })
-        .collect()
+                .map_err(|error| value_error(format!("{name} could not be decoded: {error}")))?,
+        );
+    }
+    Ok(decoded)
+}
+
+/// The bytes a dictionary-encoded chunk of strings takes decoded: each row's value (a key
+/// outside the dictionary counts nothing: the cast refuses it) and an offset per row.
+fn decoded_bytes(array: &dyn Array) -> usize {
+    fn span<O: OffsetSizeTrait>(offsets: &[O], key: usize) -> usize {
+        match (offsets.get(key), offsets.get(key.saturating_add(1))) {
+            (Some(start), Some(end)) => end.as_usize().saturating_sub(start.as_usize()),
+            _ => 0,
+        }
+    }
+    let values = downcast_dictionary_array! {
+        array => {
+            let chunk = Chunk::of(array.values().as_ref());
+            let length = |key: usize| match &chunk {
+                Some(Chunk::Utf8(strings)) => span(strings.value_offsets(), key),
+                Some(Chunk::LargeUtf8(strings)) => span(strings.value_offsets(), key),
+                // A view's low 32 bits are its length.
+                Some(Chunk::View(strings)) => strings.views().get(key).map_or(0, |&v| v as u32 as usize),
+                None => 0,
+            };
+            (0..array.len()).fold(0usize, |total, row| {
+                total.saturating_add(array.key(row).map_or(0, length))
+            })
+        }
+        _ => 0,
+    };
+    values.saturating_add(array.len().saturating_add(1).saturating_mul(8))
 }
 
 /// A string column (see [`read_arrow`]).

@@ -159,7 +159,7 @@ pub fn read_item(
     lowercase: bool,
     name: impl FnOnce() -> String,
 ) -> Result<(Text, Option<Py<PyString>>)> {
-    read_text(item, lowercase).map_err(|e| e.named(&name()))
+    read_text(item, lowercase).map_err(|e| e.named(name))
 }
 
 /// Why one item could not be read; the caller adds the item's name.
@@ -170,13 +170,16 @@ enum TextError {
 }
 
 impl TextError {
-    fn named(self, name: &str) -> Error {
+    /// The error, naming the item `name()`. A Python error (a `MemoryError` above all) is
+    /// raised as it is: formatting the name allocates, where memory may have run out.
+    fn named(self, name: impl FnOnce() -> String) -> Error {
         match self {
             Self::NotStr(type_name) => {
-                PyTypeError::new_err(format!("{name} must be str, not {type_name}"))
+                PyTypeError::new_err(format!("{} must be str, not {type_name}", name()))
             }
             Self::LoneSurrogate => PyValueError::new_err(format!(
-                "{name} is not valid Unicode text: it contains a lone surrogate"
+                "{} is not valid Unicode text: it contains a lone surrogate",
+                name()
             )),
             Self::Python(err) => err,
         }
