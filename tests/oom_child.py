@@ -122,7 +122,7 @@ def calls(spec: dict[str, Any], rows: int) -> dict[str, Callable[[], object]]:
     for entry in spec["entries"]:
         if entry.startswith("cli_"):
             files = [f"{name}.txt" for name in ("ref", "hyp", "other")]
-            for name, seed in zip(files, (2, 1, 3)):
+            for name, seed in zip(files, (2, 1, 3), strict=True):
                 Path(name).write_text("\n".join(texts(rows, seed)) + "\n", encoding="utf-8")
             made[entry] = cli_call(entry, files)
         elif entry in ("bootstrap", "compare_bs", "compare_ar"):

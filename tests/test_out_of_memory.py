@@ -21,9 +21,8 @@ import sys
 import textwrap
 from typing import Any
 
-import pytest
-
 import oom_sweep
+import pytest
 
 CHILD = textwrap.dedent(
     """
