@@ -1,5 +1,9 @@
-"""Out of memory in explain and compare is a MemoryError, as in every other entry point: never an
-abort, a hang or a PanicException.
+"""Out of memory is a MemoryError (the command line: `chrf: error: out of memory`) at every entry
+point, on every input kind: never an abort, a hang, a panic or a PanicException.
+
+`test_out_of_memory_sweep` runs a bounded sweep of `tests/oom_sweep.py` (every input kind and
+lowercasing, the resampling tests, the command line); `python3 tests/oom_sweep.py` is the long
+one. The test below it runs explain and compare on a larger corpus.
 
 Each entry point runs in a fresh interpreter (an abort or a hang there fails the test instead of
 the run) under address-space limits from a little above what the process already holds to well
@@ -17,6 +21,7 @@ import sys
 import textwrap
 from typing import Any
 
+import oom_sweep
 import pytest
 
 CHILD = textwrap.dedent(
@@ -69,6 +74,26 @@ CHILD = textwrap.dedent(
 )
 
 MIB = 2**20
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
+def test_out_of_memory_sweep() -> None:
+    # Each case tries a few margins, each in a phase of its own, and every other case runs with
+    # RUST_BACKTRACE=1 (a panic's backtrace, printed without memory, used to deadlock): the
+    # cases together try many limits between 1 and 64 MiB within about a minute, two at a time.
+    cases = oom_sweep.cases(QUICK_STEPS, backtrace=None, rows=QUICK_ROWS)
+    reports = oom_sweep.sweep(cases, jobs=2, timeout=120)
+    failures = {report.case.name: report.problems() for report in reports if report.problems()}
+    assert not failures
+    # The limits spanned the calls: memory ran out, and was enough, in every case.
+    for report in reports:
+        assert {o for _, _, o in report.outcomes} == {"ok", "MemoryError"}, report.case.name
+
+
+#: Margins per entry point and case, and rows of each text column, in the bounded sweep.
+QUICK_STEPS = 3
+QUICK_ROWS = 15_000
+
 #: Limits above what the process holds: from 1 MiB, 1.4 times apart, to 600 MiB (ample).
 DELTAS = [int(MIB * 1.4**k) for k in range(17)] + [600 * MIB]
 ENTRY_POINTS = ("explain", "compare_bs", "compare_ar")

@@ -11,6 +11,7 @@ use std::ops::{Add, Div, Mul, Sub};
 use rayon::prelude::*;
 
 use crate::float::{compute_f_score, FScoreNumber, OrderTerms, EPS};
+use crate::memory;
 use crate::pool::Interrupt;
 use crate::{ChrfError, Settings};
 
@@ -133,11 +134,11 @@ impl SegmentTable {
                 found: counts.len() / 3,
             });
         }
-        Ok(Self {
-            // `np.array(stats, dtype='float32')`: each count rounded to the nearest float32.
-            values: counts.iter().map(|&c| c as f32).collect(),
-            width,
-        })
+        // `np.array(stats, dtype='float32')`: each count rounded to the nearest float32.
+        let mut values = Vec::new();
+        memory::reserve(&mut values, counts.len())?;
+        values.extend(counts.iter().map(|&c| c as f32));
+        Ok(Self { values, width })
     }
 
     pub fn segment_count(&self) -> usize {
@@ -219,11 +220,14 @@ pub fn randomization_scores(
     let total: Vec<i128> = (0..width)
         .map(|j| system_total[j] + column_sum(baseline, j))
         .collect();
-    let deltas: Vec<i128> = baseline
-        .iter()
-        .zip(system)
-        .map(|(&b, &s)| i128::from(b) - i128::from(s))
-        .collect();
+    let mut deltas: Vec<i128> = Vec::new();
+    memory::reserve(&mut deltas, baseline.len())?;
+    deltas.extend(
+        baseline
+            .iter()
+            .zip(system)
+            .map(|(&b, &s)| i128::from(b) - i128::from(s)),
+    );
     let pairs = crate::pool::run(|| {
         swaps
             .par_chunks(n)

@@ -7,10 +7,6 @@
 //! after the import ([`crate::arrow`]); a panic that still happens in the import is caught as
 //! the caller's bad data, silently: it is a ValueError, never text on stderr.
 
-use std::cell::Cell;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Once;
-
 use arrow_array::ArrayRef;
 use arrow_schema::DataType;
 use pyo3::exceptions::PyTypeError;
@@ -19,6 +15,7 @@ use pyo3::types::{PyCapsule, PyTuple};
 use pyo3_arrow::{PyArray, PyArrayReader, PyField};
 
 use crate::errors::{value_error, Error, Result};
+use crate::objects::caught_quietly;
 
 /// An imported column: its type and its arrays (one, or a stream's chunks).
 pub struct Imported {
@@ -149,27 +146,10 @@ fn type_error(message: String) -> Error {
     PyTypeError::new_err(message).into()
 }
 
-thread_local! {
-    /// Set while this thread runs arrow-rs' import: a panic there is caught, and not printed.
-    static QUIET: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `import` catching a panic as a ValueError naming `name`. The panic hook, installed once,
-/// passes every panic outside such an import to the hook it replaced (Rust's default, which
-/// prints it): only the caught ones are silent, and they allocate nothing.
+/// Runs `import` catching a panic as a ValueError naming `name`, unprinted (see
+/// [`crate::objects::install_panic_hook`]).
 fn quietly<T>(name: &str, import: impl FnOnce() -> T) -> Result<T> {
-    static HOOK: Once = Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(Cell::get) {
-                previous(info);
-            }
-        }));
-    });
-    let was = QUIET.with(|quiet| quiet.replace(true));
-    let result = catch_unwind(AssertUnwindSafe(import));
-    QUIET.with(|quiet| quiet.set(was));
+    let result = caught_quietly(import);
     result.map_err(|panic| {
         let message = panic
             .downcast_ref::<&str>()

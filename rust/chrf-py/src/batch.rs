@@ -3,12 +3,14 @@
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use crate::arrays::{flatten, zeroed};
 use crate::config::Config;
 use crate::errors::{empty, out_of_memory, reserved, value_error, Result};
 use crate::listing::{items, listed, read_column, Items};
+use crate::objects::{fallibly, new_list};
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{Reading, Text};
 
@@ -163,7 +165,7 @@ impl Batch {
                 .collect::<std::result::Result<Vec<_>, _>>()
         })
         .and_then(flatten)?;
-        Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+        fallibly(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?))
     }
 }
 
@@ -187,8 +189,8 @@ fn core_weights(weights: Weights<(u64, u32)>) -> Result<Weights<chrf_core::Weigh
     Ok(Some(out))
 }
 
-/// Per batch item, its texts as Python strs.
-type TextLists = Vec<Vec<Py<pyo3::types::PyString>>>;
+/// Per batch item, its texts as Python strs: a list of lists.
+type TextLists<'py> = Bound<'py, PyList>;
 
 type ItemScores = std::result::Result<Vec<f64>, chrf_core::ChrfError>;
 
@@ -201,14 +203,17 @@ impl Batch {
     }
 
     /// The texts read, per batch item: hypotheses and references (lowercased if read so).
-    fn texts(&self, py: Python<'_>) -> (TextLists, TextLists) {
+    fn texts<'py>(&self, py: Python<'py>) -> Result<(TextLists<'py>, TextLists<'py>)> {
         let lists = |items: &[Vec<Text>]| {
-            items
-                .iter()
-                .map(|item| item.iter().map(|text| text.to_py(py)).collect())
-                .collect()
+            new_list(py, items.len(), |b| {
+                let item = &items[b];
+                let texts = new_list(py, item.len(), |i| {
+                    Ok(item[i].to_py(py)?.into_bound(py).into_any())
+                })?;
+                Ok(texts.into_any())
+            })
         };
-        (lists(&self.hypotheses), lists(&self.references))
+        Ok((lists(&self.hypotheses)?, lists(&self.references)?))
     }
 
     /// One pairwise matrix per batch item: shape (batch, hypotheses, references).
@@ -244,7 +249,7 @@ impl Batch {
                     .try_for_each(score)
             }
         })?;
-        Ok(PyArray1::from_vec(py, flat).reshape(shape)?)
+        fallibly(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?))
     }
 
     /// Reference aggregation per batch item: shape (batch, hypotheses); weights are integers

@@ -5,7 +5,7 @@ use chrf_core::Statistics;
 use numpy::{PyArray1, PyArray3};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyList, PyString};
 
 use crate::config::Config;
 use crate::counts::{
@@ -13,6 +13,7 @@ use crate::counts::{
 };
 use crate::errors::Result;
 use crate::explain::encoded;
+use crate::objects::{fallibly, float_list, new_list};
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{Column, Text};
 
@@ -165,16 +166,16 @@ impl Corpus {
         })
     }
 
-    fn hypothesis_text(&self, py: Python<'_>, i: usize) -> Py<PyString> {
+    fn hypothesis_text(&self, py: Python<'_>, i: usize) -> Result<Py<PyString>> {
         match &self.originals {
-            Some(originals) => originals.hypotheses[i].clone_ref(py),
+            Some(originals) => Ok(originals.hypotheses[i].clone_ref(py)),
             None => self.hypotheses[i].to_py(py),
         }
     }
 
-    fn reference_text(&self, py: Python<'_>, k: usize, i: usize) -> Py<PyString> {
+    fn reference_text(&self, py: Python<'_>, k: usize, i: usize) -> Result<Py<PyString>> {
         match &self.originals {
-            Some(originals) => originals.references[k][i].clone_ref(py),
+            Some(originals) => Ok(originals.references[k][i].clone_ref(py)),
             None => self.references[k][i].to_py(py),
         }
     }
@@ -262,13 +263,18 @@ impl Corpus {
         config: &Config,
     ) -> Result<Bound<'py, PyArray1<f64>>> {
         numpy_ready(py)?;
-        Ok(PyArray1::from_vec(py, self.scores(py, config)?))
+        let scores = self.scores(py, config)?;
+        fallibly(|| Ok(PyArray1::from_vec(py, scores)))
     }
 
     /// sacreBLEU's sentence score of every segment, as a list of floats, for callers that must
     /// not import NumPy (the command line's `--sentence-level`).
-    fn sentence_score_list(&self, py: Python<'_>, config: &Config) -> Result<Vec<f64>> {
-        self.scores(py, config)
+    fn sentence_score_list<'py>(
+        &self,
+        py: Python<'py>,
+        config: &Config,
+    ) -> Result<Bound<'py, PyList>> {
+        float_list(py, &self.scores(py, config)?)
     }
 
     /// The n-grams that cost the corpus its matches (see `chrf.explain`), the `top` of each
@@ -322,21 +328,19 @@ impl Corpus {
     /// The caller's texts: the hypotheses, and the reference streams with `None` where the
     /// caller's streams had a placeholder (the references of each hypothesis, laid out as
     /// streams, repeat a row's first reference instead).
-    fn texts(&self, py: Python<'_>) -> (Vec<Py<PyString>>, Vec<References>) {
-        let segments = 0..self.hypotheses.len();
-        let hypotheses = segments
-            .clone()
-            .map(|i| self.hypothesis_text(py, i))
-            .collect();
-        let references = (0..self.references.len())
-            .map(|k| {
-                segments
-                    .clone()
-                    .map(|i| (!self.is_hole(k, i)).then(|| self.reference_text(py, k, i)))
-                    .collect()
-            })
-            .collect();
-        (hypotheses, references)
+    fn texts<'py>(&self, py: Python<'py>) -> Result<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+        let segments = self.hypotheses.len();
+        let hypotheses = new_list(py, segments, |i| {
+            Ok(self.hypothesis_text(py, i)?.into_bound(py).into_any())
+        })?;
+        let references = new_list(py, self.references.len(), |k| {
+            let stream = new_list(py, segments, |i| match self.is_hole(k, i) {
+                true => Ok(py.None().into_bound(py)),
+                false => Ok(self.reference_text(py, k, i)?.into_bound(py).into_any()),
+            })?;
+            Ok(stream.into_any())
+        })?;
+        Ok((hypotheses, references))
     }
 
     /// The caller's hypothesis `i` and its references by the caller's positions (`None` for a
@@ -352,9 +356,9 @@ impl Corpus {
                 references.resize_with(at + 1, || None);
             }
             if !self.is_hole(k, i) {
-                references[at] = Some(self.reference_text(py, k, i));
+                references[at] = Some(self.reference_text(py, k, i)?);
             }
         }
-        Ok((self.hypothesis_text(py, i), references))
+        Ok((self.hypothesis_text(py, i)?, references))
     }
 }

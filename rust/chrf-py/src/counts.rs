@@ -8,7 +8,8 @@ use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::config::Config;
-use crate::errors::{Error, Result};
+use crate::errors::{reserved, Error, Result};
+use crate::objects::fallibly;
 
 /// One order of exact components (see `chrf.OrderComponents`, which Python builds of it).
 #[pyclass(frozen, get_all, module = "chrf._chrf")]
@@ -71,18 +72,20 @@ pub fn segment_statistics_array<'py>(
     segments: &[Statistics],
     orders: usize,
 ) -> Result<Bound<'py, PyArray3<u64>>> {
-    let flat: Vec<u64> = segments
-        .iter()
-        .flat_map(counts_of)
-        .flat_map(|(h, r, m)| [h, r, m])
-        .map(u64::try_from)
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|_| {
-            Error::from(PyOverflowError::new_err(
-                "a segment count exceeds 2**64 - 1",
-            ))
-        })?;
-    Ok(PyArray1::from_vec(py, flat).reshape([segments.len(), orders, 3])?)
+    // Reserved whole, fallibly: collected, it would grow by doubling, infallibly.
+    let mut flat: Vec<u64> = reserved(segments.len().saturating_mul(orders).saturating_mul(3))?;
+    for stats in segments {
+        for order in stats.orders() {
+            for count in [order.hypothesis, order.reference, order.matching] {
+                flat.push(u64::try_from(count).map_err(|_| {
+                    Error::from(PyOverflowError::new_err(
+                        "a segment count exceeds 2**64 - 1",
+                    ))
+                })?);
+            }
+        }
+    }
+    fallibly(|| Ok(PyArray1::from_vec(py, flat).reshape([segments.len(), orders, 3])?))
 }
 
 fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> Result<Statistics> {

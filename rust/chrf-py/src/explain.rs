@@ -9,6 +9,7 @@ use pyo3::types::PyBytes;
 use crate::arrays::contiguous;
 use crate::config::Config;
 use crate::errors::{Error, Result};
+use crate::objects::fallibly;
 use crate::runtime::{compute, numpy_ready};
 
 /// An explanation as one `bytes` object that `chrf._explained` decodes (its layout:
@@ -123,5 +124,5 @@ pub fn swapped_scores<'py>(
     let scores = compute(py, false, |interrupt| {
         chrf_core::swapped_scores(counts, replacement, settings, interrupt)
     })?;
-    Ok(PyArray1::from_vec(py, scores))
+    fallibly(|| Ok(PyArray1::from_vec(py, scores)))
 }

@@ -10,11 +10,12 @@ use chrf_core::pool::Interrupt;
 use chrf_core::{ChrfError, Corpus};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList};
 
 use crate::config::Config;
 use crate::counts::{counts_of, Counts};
 use crate::errors::Error;
+use crate::objects::float_list;
 use crate::runtime::compute;
 
 /// A chunk read, or why the files cannot give one.
@@ -78,11 +79,16 @@ impl AlignedFiles {
     }
 
     /// The next chunk's sentence scores; None after the last chunk.
-    fn sentence_scores(&mut self, py: Python<'_>, config: &Config) -> PyResult<Option<Vec<f64>>> {
+    fn sentence_scores<'py>(
+        &mut self,
+        py: Python<'py>,
+        config: &Config,
+    ) -> PyResult<Option<Bound<'py, PyList>>> {
         self.check(config)?;
-        self.next_scored(py, |corpus, interrupt| {
+        let scores = self.next_scored(py, |corpus, interrupt| {
             corpus.segment_scores(&config.settings, interrupt)
-        })
+        })?;
+        Ok(scores.map(|scores| float_list(py, &scores)).transpose()?)
     }
 }
 

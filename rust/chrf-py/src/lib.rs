@@ -20,6 +20,7 @@
 //! | `resampling` | sacreBLEU's bootstrap and approximate randomization scores |
 //! | `files` | the command line's files, read and scored in the core |
 //! | `arrays` | buffers to and from NumPy |
+//! | `objects` | Python objects made fallibly (out of memory is a `MemoryError`), the panic hook |
 
 mod arrays;
 mod arrow;
@@ -33,6 +34,7 @@ mod explain;
 mod files;
 mod inputs;
 mod listing;
+mod objects;
 mod resampling;
 mod runtime;
 mod scores;
@@ -45,6 +47,7 @@ mod _chrf {
     /// The package version, from Cargo (the wheel's version), without reading package metadata.
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
+        crate::objects::install_panic_hook();
         module.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 

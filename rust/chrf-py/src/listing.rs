@@ -9,6 +9,7 @@ use pyo3::types::{PyBytes, PyList, PyString, PyType};
 
 use crate::arrow::{exports_arrow, read_arrow, read_arrow_texts, ArrowColumn, ArrowText};
 use crate::errors::Result;
+use crate::objects::{new_list, new_str};
 use crate::texts::{read_arrow_rows, read_list, type_name, Column, Reading};
 
 static ITERABLE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -105,10 +106,10 @@ pub fn items<'py>(value: &Bound<'py, PyAny>, name: &str, rows: bool) -> Result<I
 fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
     if exports_arrow(value) {
         let texts = read_arrow_texts(value, name)?;
-        return Ok(PyList::new(
-            value.py(),
-            texts.iter().map(AsRef::<str>::as_ref),
-        )?);
+        let py = value.py();
+        return new_list(py, texts.len(), |i| {
+            Ok(new_str(py, texts[i].as_ref())?.into_any())
+        });
     }
     let unordered = is_unordered(value)?;
     if unordered || is_text_like(value)? {

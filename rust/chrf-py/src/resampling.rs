@@ -10,7 +10,8 @@ use pyo3::prelude::*;
 
 use crate::arrays::contiguous;
 use crate::config::Config;
-use crate::errors::Result;
+use crate::errors::{reserved, Result};
+use crate::objects::fallibly;
 use crate::runtime::{compute, numpy_ready};
 
 /// Score values, and whether each is a float32.
@@ -34,12 +35,16 @@ pub fn resampled_scores<'py>(
         let table = SegmentTable::new(counts, settings)?;
         resampled_scores_core(&table, picks, settings, interrupt)
     })?;
-    let values = scores.iter().map(|s| s.value()).collect();
-    let float32 = scores.iter().map(|s| s.is_float32()).collect();
-    Ok((
-        PyArray1::from_vec(py, values),
-        PyArray1::from_vec(py, float32),
-    ))
+    let mut values = reserved(scores.len())?;
+    values.extend(scores.iter().map(|s| s.value()));
+    let mut float32 = reserved(scores.len())?;
+    float32.extend(scores.iter().map(|s| s.is_float32()));
+    fallibly(|| {
+        Ok((
+            PyArray1::from_vec(py, values),
+            PyArray1::from_vec(py, float32),
+        ))
+    })
 }
 
 /// The scores of the two pseudo-systems of each randomization trial.
@@ -62,5 +67,5 @@ pub fn randomization_scores<'py>(
     let (a, b) = compute(py, false, |interrupt| {
         randomization_scores_core(baseline, system, swaps, settings, interrupt)
     })?;
-    Ok((PyArray1::from_vec(py, a), PyArray1::from_vec(py, b)))
+    fallibly(|| Ok((PyArray1::from_vec(py, a), PyArray1::from_vec(py, b))))
 }

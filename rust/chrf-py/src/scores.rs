@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::errors::{empty, value_error, Result};
 use crate::inputs::{read_corpus, Layout};
 use crate::listing::listed;
+use crate::objects::fallibly;
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{read_one, Text};
 
@@ -38,13 +39,14 @@ pub fn sentence_scores<'py>(
                 let reference = read_one(&reference, "references[0]", config.lowercase)?;
                 numpy_ready(py)?;
                 let score = pair_score(py, config, &hypothesis, &[reference])?;
-                return Ok(PyArray1::from_slice(py, &[score]));
+                return fallibly(|| Ok(PyArray1::from_slice(py, &[score])));
             }
         }
     }
     let corpus = read_corpus(hypotheses, references, layout, config.lowercase)?;
     numpy_ready(py)?;
-    Ok(PyArray1::from_vec(py, corpus.scores(py, config)?))
+    let scores = corpus.scores(py, config)?;
+    fallibly(|| Ok(PyArray1::from_vec(py, scores)))
 }
 
 /// sacreBLEU's sentence score of one hypothesis against its references (the best of them), for

@@ -1,13 +1,14 @@
 //! One text read out of a Python object (its type, lone surrogates, Python's lowercasing), and
 //! the [`Text`] the scorers take, kept alive by what owns its bytes.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
 use crate::arrow::ArrowText;
 use crate::errors::{reserved, Error, Result};
+use crate::objects::new_str;
 
 /// A text as the core reads it, borrowed in place from its owner: a Python `str` (no copy when
 /// the str holds its UTF-8 already, as ASCII strs do), or a row of an Arrow string array. The
@@ -27,12 +28,12 @@ impl AsRef<str> for Text {
 }
 
 impl Text {
-    /// The text as a Python str.
-    pub fn to_py(&self, py: Python<'_>) -> Py<PyString> {
-        match self {
+    /// The text as a Python str (made for an Arrow row: `MemoryError` if it cannot be).
+    pub fn to_py(&self, py: Python<'_>) -> Result<Py<PyString>> {
+        Ok(match self {
             Self::Python(text) => text.as_py_str().clone_ref(py),
-            Self::Arrow(text) => PyString::new(py, text.as_ref()).unbind(),
-        }
+            Self::Arrow(text) => new_str(py, text.as_ref())?.unbind(),
+        })
     }
 
     /// The same text, its owner shared.
@@ -103,7 +104,7 @@ pub fn read_arrow_text(
     if !lowercase {
         return Ok((Text::Arrow(row.clone()), None));
     }
-    read_item(PyString::new(py, row.as_ref()).into_any(), true, name)
+    read_item(new_str(py, row.as_ref())?.into_any(), true, name)
 }
 
 /// The items of a list; see [`crate::listing::read_column`].
@@ -128,7 +129,7 @@ pub fn read_list(
         if reading.placeholders && item.is_none() {
             holes.push(i);
             // A stand-in, replaced by the segment's first present reference once all are read.
-            let blank = PyString::intern(py, "");
+            let blank = new_str(py, "")?;
             texts.push(Text::Python(PyBackedStr::try_from(blank.clone())?));
             if let Some(originals) = originals.as_mut() {
                 originals.push(blank.unbind());
@@ -158,7 +159,7 @@ pub fn read_item(
     lowercase: bool,
     name: impl FnOnce() -> String,
 ) -> Result<(Text, Option<Py<PyString>>)> {
-    read_text(item, lowercase).map_err(|e| e.named(&name()))
+    read_text(item, lowercase).map_err(|e| e.named(name))
 }
 
 /// Why one item could not be read; the caller adds the item's name.
@@ -169,13 +170,16 @@ enum TextError {
 }
 
 impl TextError {
-    fn named(self, name: &str) -> Error {
+    /// The error, naming the item `name()`. A Python error (a `MemoryError` above all) is
+    /// raised as it is: formatting the name allocates, where memory may have run out.
+    fn named(self, name: impl FnOnce() -> String) -> Error {
         match self {
             Self::NotStr(type_name) => {
-                PyTypeError::new_err(format!("{name} must be str, not {type_name}"))
+                PyTypeError::new_err(format!("{} must be str, not {type_name}", name()))
             }
             Self::LoneSurrogate => PyValueError::new_err(format!(
-                "{name} is not valid Unicode text: it contains a lone surrogate"
+                "{} is not valid Unicode text: it contains a lone surrogate",
+                name()
             )),
             Self::Python(err) => err,
         }
@@ -196,19 +200,30 @@ fn read_text(
     item: Bound<'_, PyAny>,
     lowercase: bool,
 ) -> std::result::Result<(Text, Option<Py<PyString>>), TextError> {
+    let py = item.py();
     let text = item
         .cast_into::<PyString>()
         .map_err(|e| TextError::NotStr(type_name(&e.into_inner())))?;
     if !lowercase {
-        let text = PyBackedStr::try_from(text).map_err(|_| TextError::LoneSurrogate)?;
+        let text = PyBackedStr::try_from(text).map_err(|e| unencodable(py, e))?;
         return Ok((Text::Python(text), None));
     }
     // Python's own str.lower(): its Unicode tables are the ones sacreBLEU's numbers use. A
     // lone surrogate stays one, and is found in the lowered text.
     let lowered = text
-        .call_method0(pyo3::intern!(text.py(), "lower"))
+        .call_method0(pyo3::intern!(py, "lower"))
         .and_then(|lowered| Ok(lowered.cast_into::<PyString>()?))
         .map_err(TextError::Python)?;
-    let lowered = PyBackedStr::try_from(lowered).map_err(|_| TextError::LoneSurrogate)?;
+    let lowered = PyBackedStr::try_from(lowered).map_err(|e| unencodable(py, e))?;
     Ok((Text::Python(lowered), Some(text.unbind())))
+}
+
+/// Why a str's UTF-8 could not be had: a lone surrogate (UnicodeEncodeError), or, as the UTF-8
+/// of a non-ASCII str is made on first use, no memory for it (MemoryError, kept as it is).
+fn unencodable(py: Python<'_>, error: PyErr) -> TextError {
+    if error.is_instance_of::<PyUnicodeEncodeError>(py) {
+        TextError::LoneSurrogate
+    } else {
+        TextError::Python(error)
+    }
 }
