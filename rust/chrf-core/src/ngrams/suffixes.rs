@@ -35,6 +35,8 @@ pub struct Suffixes {
     /// capped common prefix of its suffix with the suffix sorted before it.
     spare: Vec<u32>,
     counts: Vec<u32>,
+    /// The doubling rounds of the last sort.
+    rounds: usize,
 }
 
 /// The tally steps of the sorted windows: see [`Suffixes::sorted_steps`].
@@ -182,7 +184,9 @@ impl Suffixes {
         let check = || if long { poll() } else { Ok(()) };
         let mut classes = self.rank_count();
         let mut k = 1;
+        self.rounds = 0;
         while classes < len && k < max_order {
+            self.rounds += 1;
             check()?;
             let (sorted, rank, spare) = (&mut self.sorted, &mut self.rank, &mut self.spare);
             spare.clear();
@@ -312,4 +316,30 @@ impl Suffixes {
 fn unit(text: &[u32], position: usize) -> i64 {
     text.get(position)
         .map_or(-1 - position as i64, |&u| i64::from(u))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_text_repeating_itself_is_sorted_in_the_rounds_its_order_needs() {
+        // Regression: the sort went on until every suffix had a rank of its own, one round per
+        // doubling of the longest repeat (20 for a text of a million units repeating itself),
+        // each round slower as the text grew.
+        let piece: Vec<u32> = (0..1000).map(|i| (i * i + 7 * i) % 23).collect();
+        let text = piece.repeat(1000);
+        let mut suffixes = Suffixes::default();
+        for (max_order, rounds) in [(1, 0), (2, 1), (6, 3), (40, 6), (64, 6), (65, 7)] {
+            let steps = suffixes.sorted_steps([&text, &text[5..]], 22, max_order);
+            let windows = steps.unwrap().all().count();
+            assert_eq!(windows, 2 * text.len() - 5);
+            assert_eq!(suffixes.rounds, rounds, "order {max_order}");
+        }
+        // A text whose units all differ has its ranks from the start.
+        let distinct: Vec<u32> = (0..5000).collect();
+        suffixes.sorted_steps([&distinct, &[]], 4999, 40).unwrap();
+        assert_eq!(suffixes.rounds, 0);
+    }
 }
