@@ -10,8 +10,8 @@
 //! `max_order` units: ⌈log₂ max_order⌉ rounds at most, however long the texts repeat themselves
 //! (a full suffix sort of a text repeating itself takes log₂ of its length). The common
 //! prefixes come from Kasai's algorithm (in the form of Kärkkäinen et al.'s permuted LCP array,
-//! visiting suffixes in text order), where the classes of the last round answer the suffixes
-//! sharing all `max_order` units at once: no cost grows with the text faster than it does.
+//! visiting suffixes in text order), where the classes the doubling ends with answer the suffixes
+//! sharing all `max_order` units at once: every cost is in proportion to the text.
 
 use crate::memory::{held, refill, reserve};
 use crate::pool::{poll, POLL_UNITS};
