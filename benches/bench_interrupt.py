@@ -44,6 +44,10 @@ elif name == "one_segment":  # one segment of 50M characters a side
     hyp, ref = " ".join(texts(1, 10_000_000))[:50_000_000], None
     ref = hyp[::-1]
     call = lambda: chrf.score([hyp], [ref], word_order=2)
+elif name == "long_order":  # one segment of 20M characters repeating itself, order 40
+    text = " ".join(texts(1, 200_000))[:1_000_000]
+    hyp, ref = text * 20, text[7:] * 20
+    call = lambda: chrf.sentence_scores([hyp], [ref], char_order=40)
 elif name == "bootstrap":  # the API's confidence interval over 300,000 segments
     hyps = texts(300_000, 12)
     refs = hyps[1:] + hyps[:1]
@@ -57,7 +61,15 @@ except KeyboardInterrupt:
 print("finished", flush=True)
 """
 
-API_CALLS = ["pairwise", "score", "sentence_scores", "reading", "one_segment", "bootstrap"]
+API_CALLS = [
+    "pairwise",
+    "score",
+    "sentence_scores",
+    "reading",
+    "one_segment",
+    "long_order",
+    "bootstrap",
+]
 CLI_CALLS = {"cli -ci": ["--confidence"], "cli --paired-bs": ["--paired-bs"]}
 #: The signal's delays, spread evenly over the trials: after an API call started, and after the
 #: command line started (its first second or so is start-up and reading 300,000 lines; then

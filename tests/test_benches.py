@@ -70,3 +70,21 @@ def test_bench_service_checks_every_answer_and_prints_its_rows() -> None:
     rows = [line for line in done.stdout.splitlines() if line.startswith("| 1 |")]
     assert len(rows) == 2
     assert all(row.endswith(" |") and "| 0 | 0 |" in row for row in rows)
+
+
+def test_bench_long_orders_agrees_and_prints_every_row() -> None:
+    """bench_long_orders.py on short segments: the three calls give the same float (the script
+    exits otherwise) and each size of each order has its row."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHES / "bench_long_orders.py"), "--sizes", "3000", "9000"],
+        capture_output=True,
+        text=True,
+        cwd=BENCHES,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [
+        line for line in done.stdout.splitlines() if line.startswith(("| 3,000 |", "| 9,000 |"))
+    ]
+    assert len(rows) == 4
+    assert done.stdout.count("CPU time per character at 9,000 over 3,000") == 2

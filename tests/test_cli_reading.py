@@ -254,3 +254,40 @@ def test_a_pipe_is_read_in_the_callers_thread(
         assert next(chunks).hypotheses == ["a b", "c d"]
         assert reader_threads() == []
         assert list(chunks) == []
+
+
+def test_a_line_without_end_is_refused_at_the_limit_not_read_forever(tmp_path: Path) -> None:
+    # Regression: `chrf ref.txt -i /dev/zero` read one line for ever, its memory growing
+    # without bound. The limit, lowered here so that the test reads little: the line that
+    # passes it is named, and the command ends with status 1. An address-space limit ends the
+    # old behaviour quickly instead of letting it fill the machine.
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\n" * 3, "utf-8")
+    env = {**os.environ, "CHRF_CLI_MAX_LINE": "100000"}
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
+    main = "import sys; from chrf.cli import main; sys.exit(main(sys.argv[1:]))"
+    for args, name in [(["-i", "/dev/zero"], "/dev/zero"), ([], "standard input")]:
+        with open(os.devnull if args else "/dev/zero", "rb") as stdin:
+            done = subprocess.run(
+                [sys.executable, "-c", limit + main, str(ref), *args],
+                stdin=stdin,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                check=False,
+            )
+        message = f"chrf: error: {name} line 1: longer than 100,000 characters"
+        assert done.stderr.startswith(message), done.stderr
+        assert done.returncode == 1
+    # Lines up to the limit are read, the one past it named by its number, in every reader.
+    lines = tmp_path / "lines.txt"
+    lines.write_text("x" * 100_000 + "\ny\n" + "z" * 100_001 + "\n", "utf-8")
+    os.environ["CHRF_CLI_MAX_LINE"] = "100000"
+    try:
+        read = read_lines(str(lines), "utf-8")
+        assert [len(next(read)), next(read)] == [100_000, "y"]
+        with pytest.raises(CliError, match=rf"^{lines} line 3: longer than 100,000 characters"):
+            next(read)
+    finally:
+        del os.environ["CHRF_CLI_MAX_LINE"]

@@ -153,3 +153,20 @@ def test_import_loads_only_what_the_first_call_needs() -> None:
     assert done.returncode == 0, done.stderr
     with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
         chrf.nonexistent  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_objects_of_the_wrong_type_are_refused_by_name() -> None:
+    # Regression: each raised AttributeError (a str has no `num_refs`, no `char_order`) or
+    # IndexError (no scores to take the interval of), naming nothing the caller passed.
+    with pytest.raises(TypeError, match=r"^metric must be a chrf\.CHRF, not str$"):
+        chrf.CHRFSignature("x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^settings must be a chrf\.Settings, not str$"):
+        chrf.CHRF.from_settings("x")  # type: ignore[arg-type]
+    score = chrf.CHRF().corpus_score(HYPS, [REFS_A])
+    with pytest.raises(ValueError, match=r"^scores must not be empty$"):
+        score.estimate_ci([])
+    with pytest.raises(TypeError, match=r"^scores must be an iterable of scores, not int$"):
+        score.estimate_ci(3)  # type: ignore[arg-type]
+    # What sacreBLEU takes still works: scores or floats.
+    score.estimate_ci([score, 50.0, 40.0])
+    assert score._mean == pytest.approx((score.score + 90.0) / 3)

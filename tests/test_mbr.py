@@ -404,3 +404,25 @@ def test_weights_below_2_64_reach_the_core_unshifted() -> None:
     assert binary_weights([2, 4, 6, 2**63], 4, "weights") == [(1, 0), (2, 0), (3, 0), (2**62, 0)]
     assert binary_weights([2.0**70, 1.0], 2, "weights") == [(1, 70), (1, 0)]
     assert binary_weights([3 * 2**80, 1], 2, "weights") == [(3, 80), (1, 0)]
+
+
+def test_weights_of_the_wrong_kind_are_told_what_weights_are() -> None:
+    # Regression: `weights=3` said "must be a sequence of str", and a float Arrow array "must
+    # be an Arrow column of strings": the messages of texts, for an argument of numbers.
+    import pyarrow as pa
+
+    hyps, refs = ["a b", "b c"], ["a", "b"]
+    cases: list[tuple[object, str]] = [
+        (3, "weights must be a sequence of numbers, not int"),
+        ("12", "weights must be a sequence of numbers, not str"),
+        ({1.0, 2.0}, r"weights must be a sequence of numbers, not set \(an unordered collection\)"),
+        (pa.array([1.0, 2.0]), r"weights must be a sequence of numbers, not an Arrow column"),
+    ]
+    for weights, message in cases:
+        for call in (chrf.aggregate, chrf.expected_utility):
+            with pytest.raises(TypeError, match=message):
+                call(hyps, refs, weights=weights)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^weights must be a sequence of weight lists, not int$"):
+        chrf.expected_utility_batched([hyps], [refs], weights=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^systems must be a sequence of system outputs, not int"):
+        chrf.compare(3, refs)  # type: ignore[arg-type]

@@ -115,3 +115,31 @@ def test_bad_states_and_unknown_fields_are_refused_on_load() -> None:
     for cls, state, error, message in cases:
         with pytest.raises(error, match=message):
             pickle.loads(pickle.dumps(Forged(cls, state)))
+
+
+def test_explanations_and_comparisons_pickle_and_copy_as_equal_values() -> None:
+    # Regression: both held the compiled corpus, which neither pickles nor copies. The layouts
+    # of references that name their caller's positions (placeholders, rows of references)
+    # must name the same positions after the round trip.
+    hyps = ["the cat sat on the mat", "a dog barked", "Ein Hund bellte"]
+    streams = [["the cat sat", None, "ein Hund bellt"], ["a cat sat on a mat", "a dog barks", ""]]
+    rows = [["the cat", "on the mat"], ["dogs bark"], [None, "Ein Hund"]]
+    explanations = [
+        chrf.explain(hyps, streams, top=5, word_order=2),
+        chrf.explain(hyps, rows, layout="per_hypothesis", lowercase=True),
+        chrf.explain(hyps, streams[1], char_order=3, eps_smoothing=True),
+    ]
+    comparison = chrf.compare([hyps, hyps[::-1]], streams, test="ar", trials=50, word_order=2)
+    for value in [*explanations, comparison]:
+        for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+            restored = pickle.loads(pickle.dumps(value, protocol=protocol))
+            assert restored == value
+            assert restored.to_dict() == value.to_dict()
+        assert copy.deepcopy(value) == copy.copy(value) == value
+    for explanation in explanations:
+        restored = pickle.loads(pickle.dumps(explanation))
+        assert restored != explanations[0] or explanation is explanations[0]
+        assert hash(restored) == hash(explanation)
+        for i in range(explanation.segment_count):
+            assert restored.segment(i) == explanation.segment(i)
+        assert not restored.sentence_scores.flags.writeable

@@ -39,6 +39,8 @@ call = {
     "reading": lambda: chrf.score(["Ab"] * 8_000_000, ["aB"] * 8_000_000, lowercase=True),
     # One segment of 50M characters a side: its passes over the windows poll.
     "one_segment": lambda: chrf.score([segment], [segment[::-1]], word_order=2),
+    # One segment of 10M characters repeating itself, at order 40: its suffix sort polls.
+    "long_order": lambda: chrf.sentence_scores([chunk * 10], [chunk[7:] * 10], char_order=40),
     # The resamples of a confidence interval, drawn and scored in pieces.
     "bootstrap": lambda: chrf.CHRF().corpus_score(texts[:2000] * 50, [texts[1:2001] * 50],
                                                  n_bootstrap=2000),
@@ -62,7 +64,15 @@ LATENCY_BOUND = 5.0
 #: that CPython dropped takes that long (the test tells which by the child's stderr).
 DELIVERY_BOUND = 10.0
 
-LONG_CALL_NAMES = ["pairwise", "score", "sentence_scores", "reading", "one_segment", "bootstrap"]
+LONG_CALL_NAMES = [
+    "pairwise",
+    "score",
+    "sentence_scores",
+    "reading",
+    "one_segment",
+    "long_order",
+    "bootstrap",
+]
 
 
 @POSIX_ONLY

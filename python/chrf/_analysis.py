@@ -173,7 +173,7 @@ def _named(systems: Mapping[str, Texts] | Sequence[Texts]) -> dict[str, Texts]:
             if not isinstance(name, str):
                 raise TypeError(f"system names must be str, not {type(name).__name__}")
         return named
-    items = as_list(systems, "systems")
+    items = as_list(systems, "systems", "system outputs")
     return {f"system {k + 1}": hyps for k, hyps in enumerate(items)}  # type: ignore[misc]
 
 

@@ -95,7 +95,7 @@ class SystemDifference:
         }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Comparison:
     """Systems on the same references (see :func:`compare`): each one's explanation and exact
     per-order components (under eps smoothing, which has no exact score, those of the same

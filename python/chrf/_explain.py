@@ -9,7 +9,7 @@ another's added): exact counts, each scored as :func:`chrf.score` scores a corpu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -162,6 +162,28 @@ class Explanation:
         """The number of segments explained."""
         return len(self.sentence_scores)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal explanations: the same values, of the same texts (the arrays element by
+        element)."""
+        if not isinstance(other, Explanation):
+            return NotImplemented
+        mine, theirs = self._state(), other._state()
+        return all(_same(a, b) for a, b in zip(mine, theirs, strict=True))
+
+    def __hash__(self) -> int:
+        return hash((self.settings, self.score, self.top, self.segment_count))
+
+    def __reduce__(self) -> tuple[Callable[..., Explanation], tuple[object, ...]]:
+        # The compiled corpus pickles as its texts, segment by segment with the caller's
+        # positions of the references, as `segment` names them; read again on load.
+        return _restored, self._state()
+
+    def _state(self) -> tuple[object, ...]:
+        rows = [self._corpus.segment_texts(i) for i in range(len(self._corpus))]
+        arrays = (self.references, self.segment_statistics)
+        loose = (self.sentence_scores, self.leave_one_out, self.top, rows)
+        return (self.settings, self.score, self.orders, *arrays, *loose)
+
     def costliest(self, k: int = 10) -> tuple[SegmentCost, ...]:
         """The ``k`` segments whose removal would raise the corpus score most, costliest first
         (ties by index)."""
@@ -275,3 +297,37 @@ def orders_of(
             )
         )
     return tuple(orders)
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        floats = a.dtype.kind == "f"
+        return a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=floats))
+    return bool(a == b)
+
+
+def _restored(
+    settings: Settings,
+    score: float,
+    orders: tuple[OrderExplanation, ...],
+    references: NDArray[np.int64],
+    segment_statistics: NDArray[np.uint64],
+    sentence_scores: NDArray[np.float64],
+    leave_one_out: NDArray[np.float64],
+    top: int | None,
+    rows: list[tuple[str, list[str | None]]],
+) -> Explanation:
+    """An unpickled explanation: its texts read (and checked) again, its arrays read-only."""
+    hypotheses, rows_of_references = [h for h, _ in rows], [refs for _, refs in rows]
+    corpus = _core.read(hypotheses, rows_of_references, "per_hypothesis", settings.lowercase)
+    return Explanation(
+        settings,
+        score,
+        orders,
+        frozen(np.array(references, dtype=np.int64)),
+        frozen(np.array(segment_statistics, dtype=np.uint64)),
+        frozen(np.array(sentence_scores, dtype=np.float64)),
+        frozen(np.array(leave_one_out, dtype=np.float64)),
+        top,
+        corpus,
+    )

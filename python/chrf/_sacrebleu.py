@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from chrf import _service
@@ -30,6 +30,8 @@ class CHRFSignature:
     """
 
     def __init__(self, metric: CHRF) -> None:
+        if not isinstance(metric, CHRF):
+            raise TypeError(f"metric must be a chrf.CHRF, not {type(metric).__name__}")
         if metric.num_refs is None:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
         self._abbr = {
@@ -150,7 +152,15 @@ class CHRFScore:
 
     def estimate_ci(self, scores: Sequence[Any]) -> None:
         """Mean and half-width of the 95% interval of bootstrap scores (sacreBLEU's rule)."""
-        raw_scores = sorted(getattr(s, "score", s) for s in scores)
+        try:
+            raw_scores = sorted(getattr(s, "score", s) for s in scores)
+        except TypeError:
+            if isinstance(scores, Iterable):
+                raise  # scores that do not compare: the caller's own error
+            kind = type(scores).__name__
+            raise TypeError(f"scores must be an iterable of scores, not {kind}") from None
+        if not raw_scores:
+            raise ValueError("scores must not be empty")
         n = len(raw_scores)
         lower_idx = n // 40
         upper_idx = n - lower_idx - 1
@@ -218,6 +228,8 @@ class CHRF:
     @classmethod
     def from_settings(cls, settings: Settings) -> CHRF:
         """The metric of a :class:`chrf.Settings`."""
+        if not isinstance(settings, Settings):
+            raise TypeError(f"settings must be a chrf.Settings, not {type(settings).__name__}")
         return cls(
             settings.char_order,
             settings.word_order,

@@ -38,7 +38,7 @@ def item_weights(
         return None
     if not batched:
         return [scaling(weights, reference_counts[0], "weights")]
-    per_item = as_list(weights, "weights")
+    per_item = as_list(weights, "weights", "weight lists")
     if len(per_item) != len(reference_counts):
         raise ValueError(
             f"weights has {len(per_item)} items but the batch has {len(reference_counts)}"
@@ -86,7 +86,7 @@ def smallest_integers(weights: object, count: int, name: str) -> list[int]:
     """Weights as the smallest integers in the same proportions (exact: floats are taken at
     their binary value); ValueError for a wrong count, a negative or non-finite weight or all
     zero, TypeError for non-numbers."""
-    values = as_list(weights, name)
+    values = as_list(weights, name, "numbers")
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} values but there are {count} references")
     # Integer pairs, not Fractions: a Fraction's arithmetic reduces at every step.

@@ -10,7 +10,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -136,3 +136,46 @@ def reading(name: str) -> Iterator[None]:
         raise CliError(f"{name} is not valid {error.encoding}: {error.reason}") from None
     except (EOFError, zlib.error) as error:  # a truncated or damaged .gz file
         raise CliError(f"cannot read {name}: {error_text(error)}") from None
+
+
+#: The most characters a line may have (docs/command-line.md): a source without line ends
+#: (/dev/zero, a stuck pipe) is refused there instead of being read into memory for ever.
+#: $CHRF_CLI_MAX_LINE lowers it, for tests.
+MAX_LINE_CHARS = 1 << 28
+
+
+def max_line_chars() -> int:
+    text = os.environ.get("CHRF_CLI_MAX_LINE", "")
+    return int(text) if text.isdigit() and int(text) > 0 else MAX_LINE_CHARS
+
+
+def bounded_lines(handle: IO[str], name: str, block: int) -> Iterator[list[str]]:
+    """The lines of `handle`, without their "\\n", in lists of those that end within `block`
+    characters read (the last line also without one); CliError for a line longer than
+    `max_line_chars()`, named by its number. A long line is held as the blocks it spans, and
+    joined once: never copied block after block."""
+    limit = max_line_chars()
+    pending: list[str] = []  # the blocks of the line not ended yet
+    held = 0
+    number = 0  # the lines ended so far
+    while text := handle.read(block):
+        lines = text.split("\n")
+        tail = lines.pop()
+        if lines:
+            lines[0] = "".join([*pending, lines[0]])
+            pending, held = [], 0
+            if max(map(len, lines)) > limit:
+                k = next(k for k, line in enumerate(lines) if len(line) > limit)
+                raise CliError(f"{name} line {number + k + 1}: {_too_long(limit)}")
+            number += len(lines)
+            yield lines
+        pending.append(tail)
+        held += len(tail)
+        if held > limit:
+            raise CliError(f"{name} line {number + 1}: {_too_long(limit)}")
+    if held:
+        yield ["".join(pending)]
+
+
+def _too_long(limit: int) -> str:
+    return f"longer than {limit:,} characters, the most a line may have"

@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, TypeVar
 from chrf import _service, contract
 from chrf._inputs import Texts
 from chrf.cli.columns import Source, aligned_parts, arrow_rows, length_error, mismatch, whole
-from chrf.cli.io import CliError, reading
+from chrf.cli.io import CliError, bounded_lines, reading
 from chrf.cli.values import positive_int
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def read_lines(path: str, encoding: str) -> Iterator[str]:
     a name ending in .gz is read through gzip."""
     with reading(path), open_text(path, encoding) as handle:
         # Blocks of lines, stripped in one comprehension: a third of the time of line by line.
-        while lines := handle.readlines(READ_BYTES):
+        for lines in bounded_lines(handle, path, READ_BYTES):
             yield from [line.rstrip() for line in lines]
 
 
@@ -95,7 +95,7 @@ def stdin_lines(encoding: str) -> Iterator[str]:
         raise CliError("standard input is closed: give the system output with --input (-i)")
     with reading("standard input"):
         handle = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
-        while lines := handle.readlines(READ_BYTES):
+        for lines in bounded_lines(handle, "standard input", READ_BYTES):
             yield from lines
 
 

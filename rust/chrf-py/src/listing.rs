@@ -128,12 +128,44 @@ fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py,
     Ok(list.cast_into::<PyList>().map_err(PyErr::from)?)
 }
 
-/// `listed`, as a function for the Python modules that take sequences of other things
-/// (weights, systems): one message for every sequence argument.
+/// `listed`, as a function for the Python modules, which also take sequences of other things
+/// than texts: `items` names what their items are (weights: "numbers"), for the messages, and
+/// such a sequence is never read as an Arrow column of texts.
 #[pyfunction]
-#[pyo3(name = "listed")]
-pub fn listed_py<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
-    listed(value, name)
+#[pyo3(name = "listed", signature = (value, name, items = None))]
+pub fn listed_py<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    items: Option<&str>,
+) -> Result<Bound<'py, PyList>> {
+    match (value.cast_exact::<PyList>(), items) {
+        (Ok(list), _) => Ok(list.clone()),
+        (Err(_), None) => listed_other(value, name),
+        (Err(_), Some(items)) => listed_items(value, name, items),
+    }
+}
+
+/// `listed` of anything but a list, for a sequence of `items` that are not texts.
+fn listed_items<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    items: &str,
+) -> Result<Bound<'py, PyList>> {
+    let refused = |kind: String| {
+        PyTypeError::new_err(format!("{name} must be a sequence of {items}, not {kind}"))
+    };
+    if exports_arrow(value) {
+        return Err(refused("an Arrow column (pass a list of its values)".into()).into());
+    }
+    if is_unordered(value)? {
+        let kind = type_name(value);
+        return Err(refused(format!("{kind} (an unordered collection)")).into());
+    }
+    if is_text_like(value)? {
+        return Err(refused(type_name(value)).into());
+    }
+    let list = value.py().get_type::<PyList>().call1((value,))?;
+    Ok(list.cast_into::<PyList>().map_err(PyErr::from)?)
 }
 
 /// The items of a list or the rows of an Arrow column; errors name item i `name(i)`. The

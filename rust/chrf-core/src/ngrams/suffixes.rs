@@ -1,14 +1,24 @@
-//! The windows of long orders: the suffixes of hyp + SEP₁ + ref + SEP₂, sorted.
+//! The windows of long orders: the suffixes of hyp + SEP₁ + ref + SEP₂, sorted by their first
+//! `max_order` units.
 //!
-//! A window of order up to `max_order` is the prefix of a suffix, so sorting the suffixes sorts
-//! the windows, and the units two adjacent windows share are their suffixes' longest common
-//! prefix, capped at `max_order`. Both separators occur once, so no common prefix runs past
-//! the end of a text. Sorting is prefix doubling with counting sorts (O(n log n) whatever the
-//! units), the common prefixes come from Kasai's algorithm (O(n)): no cost grows with the order.
+//! A window of order up to `max_order` is the prefix of a suffix, so sorting the suffixes by
+//! their first `max_order` units sorts the windows, and the units two adjacent windows share
+//! are their suffixes' longest common prefix, capped at `max_order`. Both separators occur
+//! once, so no common prefix runs past the end of a text.
+//!
+//! Sorting is prefix doubling with counting sorts, which stops as soon as the classes hold
+//! `max_order` units: ⌈log₂ max_order⌉ rounds at most, however long the texts repeat themselves
+//! (a full suffix sort of a text repeating itself takes log₂ of its length). The common
+//! prefixes come from Kasai's algorithm (in the form of Kärkkäinen et al.'s permuted LCP array,
+//! visiting suffixes in text order), where the classes the doubling ends with answer the suffixes
+//! sharing all `max_order` units at once: every cost is in proportion to the text.
 
 use crate::memory::{held, refill, reserve};
 use crate::pool::{poll, POLL_UNITS};
 use crate::ChrfError;
+
+/// In `spare` while the common prefixes are computed: a suffix with no predecessor.
+const NO_PREDECESSOR: u32 = u32::MAX;
 
 /// The buffers of one sort, reused from call to call. All of them hold one value per position
 /// of the joined text, but for `counts` (one per rank).
@@ -18,13 +28,56 @@ pub struct Suffixes {
     text: Vec<u32>,
     /// Start positions in sorted order.
     sorted: Vec<u32>,
-    /// Per position: the rank of its suffix's first k units, while doubling; at the end, the
-    /// suffix's index in `sorted`.
+    /// Per position: the rank of its suffix's first k units (its class), while doubling and
+    /// after.
     rank: Vec<u32>,
-    /// Positions ordered by their second key while doubling; at the end, per index in `sorted`,
-    /// the capped common prefix with the previous suffix.
+    /// Positions ordered by their second key while doubling; at the end, per position, the
+    /// capped common prefix of its suffix with the suffix sorted before it.
     spare: Vec<u32>,
     counts: Vec<u32>,
+    /// The doubling rounds of the last sort.
+    rounds: usize,
+}
+
+/// The tally steps of the sorted windows: see [`Suffixes::sorted_steps`].
+pub struct SortedSteps<'s> {
+    sorted: &'s [u32],
+    shared: &'s [u32],
+    separators: [usize; 2],
+}
+
+impl SortedSteps<'_> {
+    /// The steps (units shared with the previous window, side) of the windows sorted at
+    /// `range`, the separators left out: a separator is the greatest unit, so both sort last,
+    /// and a window's common prefix with them is empty.
+    pub fn of(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, usize)> + Clone + '_ {
+        let [hyp_end, end] = self.separators;
+        self.sorted[range]
+            .iter()
+            .map(|&start| start as usize)
+            .filter(move |&start| start != hyp_end && start != end)
+            .map(move |start| {
+                let shared = self.shared.get(start).map_or(0, |&s| s as usize);
+                (shared, usize::from(start > hyp_end))
+            })
+    }
+
+    /// All the steps, in chunks of [`POLL_UNITS`] windows (for polling between them).
+    pub fn chunks(
+        &self,
+    ) -> impl Iterator<Item = impl Iterator<Item = (usize, usize)> + Clone + '_> + '_ {
+        let len = self.sorted.len();
+        (0..len)
+            .step_by(POLL_UNITS)
+            .map(move |start| self.of(start..(start + POLL_UNITS).min(len)))
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = (usize, usize)> + Clone + '_ {
+        self.of(0..self.sorted.len())
+    }
 }
 
 impl Suffixes {
@@ -36,47 +89,38 @@ impl Suffixes {
             + held(&self.counts)
     }
 
-    /// The tally steps (units shared with the previous window, side) of the windows of both
-    /// texts, in sorted order. The caller guarantees that the joined text has fewer than 2^32
-    /// positions.
-    pub fn sorted_steps<'s>(
-        &'s mut self,
-        hyp: &[u32],
-        reference: &[u32],
+    /// The tally steps of the windows of both texts, all of whose units are at most
+    /// `max_unit`, in sorted order. The caller guarantees that the joined text has fewer than
+    /// 2^32 - 1 positions.
+    pub fn sorted_steps(
+        &mut self,
+        [hyp, reference]: [&[u32]; 2],
+        max_unit: u32,
         max_order: usize,
-    ) -> Result<impl Iterator<Item = (usize, usize)> + Clone + 's, ChrfError> {
-        self.rank_units(hyp, reference)?;
+    ) -> Result<SortedSteps<'_>, ChrfError> {
+        self.rank_units(hyp, reference, max_unit)?;
         self.poll_if_long()?;
-        self.double()?;
+        let full = self.double(max_order)?;
         self.poll_if_long()?;
-        self.common_prefixes(max_order)?;
-        let separators = [hyp.len(), self.text.len() - 1];
-        let mut after_separator = true;
-        let steps = self
-            .sorted
-            .iter()
-            .zip(&self.spare)
-            .filter_map(move |(&start, &lcp)| {
-                let start = start as usize;
-                if separators.contains(&start) {
-                    // A separator shares nothing with its neighbours, so neither do the windows
-                    // on both sides of it.
-                    after_separator = true;
-                    return None;
-                }
-                let shared = if after_separator { 0 } else { lcp as usize };
-                after_separator = false;
-                Some((shared, usize::from(start > separators[0])))
-            });
-        Ok(steps)
+        self.common_prefixes(max_order, full)?;
+        Ok(SortedSteps {
+            sorted: &self.sorted,
+            shared: &self.spare,
+            separators: [hyp.len(), self.text.len() - 1],
+        })
     }
 
     /// `text` := the joined text as dense ranks, `sorted` := positions sorted by their unit,
     /// `rank` := copy of `text`.
-    fn rank_units(&mut self, hyp: &[u32], reference: &[u32]) -> Result<(), ChrfError> {
+    fn rank_units(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_unit: u32,
+    ) -> Result<(), ChrfError> {
         let len = hyp.len() + reference.len() + 2;
         // Separators rank above every unit, and differ from each other.
-        let separator = |k: u64| u64::from(u32::MAX) + 1 + k;
+        let separator = |k: u64| u64::from(max_unit) + 1 + k;
         let unit_at = |position: usize| -> u64 {
             match position.checked_sub(hyp.len()) {
                 None => u64::from(hyp[position]),
@@ -88,8 +132,25 @@ impl Suffixes {
         };
         self.sorted.clear();
         reserve(&mut self.sorted, len)?;
-        self.sorted.extend(0..len as u32);
-        self.sorted.sort_unstable_by_key(|&p| unit_at(p as usize));
+        if (max_unit as usize) < len {
+            // Dense units (as callers make them): a counting sort, linear in the text.
+            refill(&mut self.counts, max_unit as usize + 4, 0)?;
+            for position in 0..len {
+                self.counts[unit_at(position) as usize + 1] += 1;
+            }
+            for i in 1..self.counts.len() {
+                self.counts[i] += self.counts[i - 1];
+            }
+            self.sorted.resize(len, 0);
+            for position in 0..len {
+                let slot = &mut self.counts[unit_at(position) as usize];
+                self.sorted[*slot as usize] = position as u32;
+                *slot += 1;
+            }
+        } else {
+            self.sorted.extend(0..len as u32);
+            self.sorted.sort_unstable_by_key(|&p| unit_at(p as usize));
+        }
         refill(&mut self.text, len, 0)?;
         let mut rank = 0;
         let mut previous = None;
@@ -107,15 +168,26 @@ impl Suffixes {
         Ok(())
     }
 
-    /// Doubles k from 1 until every suffix has a rank of its own: each round sorts by (rank of
-    /// the first k units, rank of the next k units), a stable counting sort by the first key
-    /// of the positions already in order of the second.
-    fn double(&mut self) -> Result<(), ChrfError> {
+    /// Doubles k from 1 until every suffix has a rank of its own or the ranks tell the first
+    /// `max_order` units apart: each round sorts by (rank of the first k units, rank of the
+    /// next k units), a stable counting sort by the first key of the positions already in
+    /// order of the second. Whether every suffix has a rank of its own.
+    fn double(&mut self, max_order: usize) -> Result<bool, ChrfError> {
         let len = self.text.len();
+        let long = len > POLL_UNITS;
+        // A round costs O(len), in passes over the positions: each polls as it goes.
+        let chunked = |n: usize| {
+            (0..n)
+                .step_by(POLL_UNITS)
+                .map(move |s| s..(s + POLL_UNITS).min(n))
+        };
+        let check = || if long { poll() } else { Ok(()) };
         let mut classes = self.rank_count();
         let mut k = 1;
-        while classes < len {
-            self.poll_if_long()?; // a round costs O(len), and a long text takes many
+        self.rounds = 0;
+        while classes < len && k < max_order {
+            self.rounds += 1;
+            check()?;
             let (sorted, rank, spare) = (&mut self.sorted, &mut self.rank, &mut self.spare);
             spare.clear();
             reserve(spare, len)?;
@@ -127,17 +199,24 @@ impl Suffixes {
                     .filter(|&&p| p as usize >= k)
                     .map(|&p| p - k as u32),
             );
+            check()?;
             refill(&mut self.counts, classes + 1, 0)?;
-            for &p in spare.iter() {
-                self.counts[rank[p as usize] as usize + 1] += 1;
+            for range in chunked(len) {
+                check()?;
+                for &p in &spare[range] {
+                    self.counts[rank[p as usize] as usize + 1] += 1;
+                }
             }
             for i in 1..self.counts.len() {
                 self.counts[i] += self.counts[i - 1];
             }
-            for &p in spare.iter() {
-                let slot = &mut self.counts[rank[p as usize] as usize];
-                sorted[*slot as usize] = p;
-                *slot += 1;
+            for range in chunked(len) {
+                check()?;
+                for &p in &spare[range] {
+                    let slot = &mut self.counts[rank[p as usize] as usize];
+                    sorted[*slot as usize] = p;
+                    *slot += 1;
+                }
             }
             let key = |p: u32| {
                 let p = p as usize;
@@ -146,17 +225,21 @@ impl Suffixes {
             // New ranks, into `spare` (its positions are no longer needed).
             let mut class = 0;
             spare[sorted[0] as usize] = 0;
-            for pair in sorted.windows(2) {
-                if key(pair[0]) != key(pair[1]) {
-                    class += 1;
+            for range in chunked(len - 1) {
+                check()?;
+                for i in range {
+                    let (a, b) = (sorted[i], sorted[i + 1]);
+                    if key(a) != key(b) {
+                        class += 1;
+                    }
+                    spare[b as usize] = class;
                 }
-                spare[pair[1] as usize] = class;
             }
             std::mem::swap(rank, spare);
             classes = class as usize + 1;
             k *= 2;
         }
-        Ok(())
+        Ok(classes == len)
     }
 
     /// Between the passes over a long text: an interrupt of the work it is part of (see
@@ -173,26 +256,56 @@ impl Suffixes {
         self.rank.iter().max().map_or(0, |&r| r as usize + 1)
     }
 
-    /// Kasai's algorithm, with every common prefix capped at `cap`: visiting suffixes in text
-    /// order, the one after a suffix sharing h units with its predecessor shares at least
-    /// h - 1 with its own, so the comparisons add up to O(n). `rank` is the inverse of `sorted`
-    /// once every rank is distinct.
-    fn common_prefixes(&mut self, cap: usize) -> Result<(), ChrfError> {
+    /// `spare` := per position, the common prefix (capped at `cap`) of its suffix with the
+    /// suffix sorted before it. Kasai's algorithm in text order: a suffix sharing h units with
+    /// its predecessor is followed by one sharing at least h - 1 with its own, so the
+    /// comparisons add up to O(len).
+    ///
+    /// That holds whenever h < `cap`, the sort being by at least `cap` units (a suffix's
+    /// predecessor then sorts strictly before it, and so do both without their first unit).
+    /// When the sort is not `full`, suffixes sharing all their first `cap` units may be in any
+    /// order, and the bound says nothing after one: but a suffix of its predecessor's class
+    /// shares `cap` units with it, read from the classes, and any other shares fewer than the
+    /// classes' units, compared from the start.
+    fn common_prefixes(&mut self, cap: usize, full: bool) -> Result<(), ChrfError> {
         let len = self.text.len();
-        refill(&mut self.spare, len, 0)?;
-        let text = &self.text;
-        let mut shared = 0;
-        for position in 0..len {
-            let index = self.rank[position] as usize;
-            let Some(previous) = index.checked_sub(1).map(|i| self.sorted[i] as usize) else {
-                shared = 0;
-                continue;
-            };
-            while shared < cap && unit(text, position + shared) == unit(text, previous + shared) {
-                shared += 1;
+        let long = len > POLL_UNITS;
+        let check = || if long { poll() } else { Ok(()) };
+        refill(&mut self.spare, len, NO_PREDECESSOR)?;
+        for start in (1..len).step_by(POLL_UNITS) {
+            check()?;
+            for i in start..(start + POLL_UNITS).min(len) {
+                self.spare[self.sorted[i] as usize] = self.sorted[i - 1];
             }
-            self.spare[index] = shared as u32;
-            shared = shared.saturating_sub(1);
+        }
+        let (text, rank, spare) = (&self.text, &self.rank, &mut self.spare);
+        // The common prefix of the position before.
+        let mut before = 0;
+        for start in (0..len).step_by(POLL_UNITS) {
+            check()?;
+            for position in start..(start + POLL_UNITS).min(len) {
+                let previous = spare[position];
+                let shared = if previous == NO_PREDECESSOR {
+                    0
+                } else if !full && rank[position] == rank[previous as usize] {
+                    cap
+                } else {
+                    let previous = previous as usize;
+                    let mut shared = if full || before < cap {
+                        before.saturating_sub(1)
+                    } else {
+                        0
+                    };
+                    while shared < cap
+                        && unit(text, position + shared) == unit(text, previous + shared)
+                    {
+                        shared += 1;
+                    }
+                    shared
+                };
+                spare[position] = shared as u32;
+                before = shared;
+            }
         }
         Ok(())
     }
@@ -203,4 +316,30 @@ impl Suffixes {
 fn unit(text: &[u32], position: usize) -> i64 {
     text.get(position)
         .map_or(-1 - position as i64, |&u| i64::from(u))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_text_repeating_itself_is_sorted_in_the_rounds_its_order_needs() {
+        // Regression: the sort went on until every suffix had a rank of its own, one round per
+        // doubling of the longest repeat (20 for a text of a million units repeating itself),
+        // each round slower as the text grew.
+        let piece: Vec<u32> = (0..1000).map(|i| (i * i + 7 * i) % 23).collect();
+        let text = piece.repeat(1000);
+        let mut suffixes = Suffixes::default();
+        for (max_order, rounds) in [(1, 0), (2, 1), (6, 3), (40, 6), (64, 6), (65, 7)] {
+            let steps = suffixes.sorted_steps([&text, &text[5..]], 22, max_order);
+            let windows = steps.unwrap().all().count();
+            assert_eq!(windows, 2 * text.len() - 5);
+            assert_eq!(suffixes.rounds, rounds, "order {max_order}");
+        }
+        // A text whose units all differ has its ranks from the start.
+        let distinct: Vec<u32> = (0..5000).collect();
+        suffixes.sorted_steps([&distinct, &[]], 4999, 40).unwrap();
+        assert_eq!(suffixes.rounds, 0);
+    }
 }
