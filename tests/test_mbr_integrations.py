@@ -51,7 +51,11 @@ def test_mbrs_registry_and_interface() -> None:
     assert get_metric("chrf") is not MetricChrF  # mbrs' own stays under its name
     assert issubclass(MetricChrF, MetricAggregatable)
     with pytest.raises(ValueError, match="beta"):
-        ours(beta=0)
+        ours(beta=-1)
+    # β = 0 is chrF0, the precision alone, as mbrs' own metric computes it.
+    pool = ["The cat sat on the mat.", "A cat sat.", "Cats sit."]
+    zero = ours(beta=0).pairwise_scores(pool, pool)
+    assert zero.float().tolist() == mbrs_metric(beta=0).pairwise_scores(pool, pool).tolist()
 
 
 @pytest.mark.parametrize("word_order", [0, 2])

@@ -8,7 +8,8 @@
 //!   [`segment_score`]: one segment's float score.
 //! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
 //! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
-//! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references;
+//! * [`pairwise_scores`] and [`aggregate_scores`] ([`aggregate_scores_wide`] for weights past
+//!   64 bits): many hypotheses against many references;
 //!   [`expected_utility`]: MBR's exact weighted mean of each pairwise row, without the matrix,
 //!   with [`Weight`]s of any range.
 //! * [`Settings`] (with [`Beta`], [`Averaging`]) in, [`ChrfError`] out: one variant per kind of
@@ -61,7 +62,8 @@ mod stats;
 pub mod text;
 
 pub use batch::{
-    aggregate_scores, expected_utility, pairwise_scores, pairwise_scores_into, Weight,
+    aggregate_scores, aggregate_scores_wide, expected_utility, pairwise_scores,
+    pairwise_scores_into, Weight,
 };
 pub use corpus::Corpus;
 pub use error::ChrfError;
