@@ -6,6 +6,7 @@ run over both implementations (`impl`)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -41,14 +42,18 @@ weight_lists = st.one_of(
     st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=7),
 )
 #: Weights of any range, as model probabilities are: doubles from the least subnormal to the
-#: largest, powers of two far past them, and 64-bit integers beside them. Reference
-#: aggregation refuses most of these lists; the expected utility takes them all.
+#: largest, powers of two far past them, 64-bit integers beside them, and integers and Fractions
+#: whose proportions need hundreds of bits: both the expected utility and reference aggregation
+#: take them all.
 wide_weights = st.one_of(
     st.floats(min_value=0, max_value=1e300, allow_subnormal=True),
     st.floats(min_value=0, max_value=1e-30),
     st.integers(-3000, 3000).map(lambda k: Fraction(2) ** k),
     st.integers(0, 2**64 - 1),
     st.sampled_from([np.float32(1e-30), np.float16(6e-8)]),
+    # Past 64 bits as integers in proportion: wide ints, Fractions of large odd denominators.
+    st.integers(0, 2**300),
+    st.fractions(min_value=0, max_value=10, max_denominator=10**15),
 )
 wide_weight_lists = st.lists(wide_weights, min_size=1, max_size=7)
 
@@ -359,6 +364,20 @@ def test_a_pool_of_12000_stays_within_400_mb(wmt_dir: Path) -> None:
     assert out["size"] == 12_000
     assert out["rows"] == out["exact"]
     assert out["peak"] < 400 * 2**20, out["peak"] / 2**20
+
+
+@given(pools, pools, wide_weight_lists, chrf_settings(exact=False))
+def test_aggregate_with_weights_of_any_range_is_the_reference_s(
+    hyps: list[str], refs: list[str], weights: list[Any], settings: Any
+) -> None:
+    weights = one_per_reference(weights, refs)
+    try:
+        expected = _reference.aggregate(hyps, refs, weights=weights, **settings).tolist()
+    except ValueError as error:  # per_order_f with weights past 64 bits: refused alike
+        with pytest.raises(ValueError, match=re.escape(str(error))):
+            chrf.aggregate(hyps, refs, weights=weights, **settings)
+        return
+    assert chrf.aggregate(hyps, refs, weights=weights, **settings).tolist() == expected
 
 
 def test_aggregate_takes_weights_of_a_wider_range(impl: ModuleType) -> None:
