@@ -52,7 +52,8 @@ def expected_utility(
     number of texts, not with their pairs. ``weights`` (one non-negative number per reference:
     ints, floats at their exact binary value, Fractions, NumPy scalars or arrays) weighs the
     mean, e.g. by the model's probability of each sample, whatever their range (1 and 1e-300
-    side by side); None weighs every reference alike.
+    side by side) and width (ints past 64 bits, Fractions of any denominator); None weighs
+    every reference alike.
     """
     return _service.expected_utility(settings_of(options), hypotheses, references, weights)
 
