@@ -170,3 +170,25 @@ def test_objects_of_the_wrong_type_are_refused_by_name() -> None:
     # What sacreBLEU takes still works: scores or floats.
     score.estimate_ci([score, 50.0, 40.0])
     assert score._mean == pytest.approx((score.score + 90.0) / 3)
+
+
+def test_a_bootstrap_resample_that_scores_0_is_answered_where_sacrebleu_crashes() -> None:
+    # A resample of segments without a match scores Python's 0.0 among float32 scores:
+    # sacreBLEU's statistics.mean cannot coerce the two and raises. chrf answers with the mean
+    # and interval sacreBLEU's own estimate gives once the 0.0 is a float32 too.
+    import numpy as np
+    from sacrebleu.significance import _bootstrap_resample
+
+    hyps, refs = ["a", "zz", "zz", "zz", "zz"], ["a", "qq", "qq", "qq", "qq"]
+    metric = SacreCHRF()
+    with pytest.raises(TypeError, match="coerce"):
+        metric.corpus_score(hyps, [refs], n_bootstrap=100)
+    _, resamples = _bootstrap_resample(metric._extract_corpus_statistics(hyps, [refs]), metric, 100)
+    assert any(type(r.score) is float and r.score == 0 for r in resamples)
+    expected = metric.corpus_score(hyps, [refs])
+    for r in resamples:
+        r.score = np.float32(r.score)
+    expected.estimate_ci(resamples)
+    ours = chrf.CHRF().corpus_score(hyps, [refs], n_bootstrap=100)
+    assert (ours.score, ours._mean, ours._ci) == (expected.score, expected._mean, expected._ci)
+    assert str(ours) == str(expected)

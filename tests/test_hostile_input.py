@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 
 import chrf
-from chrf import contract
+from chrf import _reference, contract
 from strategies import chrf_settings, corpora
 
 SETTINGS = chrf.Settings(char_order=2, word_order=1)
@@ -168,7 +168,20 @@ def test_huge_numbers_in_options_are_refused_naming_the_option(
         assert_names(raised.value, name)
 
 
-@pytest.mark.parametrize("value", HUGE_VALUES[:3], ids=HUGE_IDS[:3])
+@pytest.mark.parametrize("value", [HUGE, Fraction(HUGE, 3)], ids=["int", "big/3"])
+def test_huge_weights_within_the_span_are_taken_exactly(impl: ModuleType, value: Any) -> None:
+    # Weights of any width: 10**5000 beside 1 spans less than 2**65536.
+    hyps, refs = ["abc"], ["abd", "abc"]
+    scaled = [3, 3 * value] if isinstance(value, int) else [3, HUGE]
+    expected = _reference.aggregate(hyps, refs, weights=scaled).tolist()
+    assert impl.aggregate(hyps, refs, weights=[1, value]).tolist() == expected
+    utility = impl.expected_utility(hyps, refs, [1, value]).tolist()
+    assert utility == _reference.expected_utility(hyps, refs, scaled).tolist()
+
+
+@pytest.mark.parametrize(
+    "value", [-HUGE, 10**20_000, Fraction(1, 10**20_000)], ids=["-int", "past the span", "1/past"]
+)
 def test_huge_weights_are_refused_naming_the_weight(impl: ModuleType, value: Any) -> None:
     with pytest.raises((TypeError, ValueError)) as raised:
         impl.aggregate(["abc"], ["abd", "abc"], weights=[1, value])

@@ -6,6 +6,7 @@ run over both implementations (`impl`)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -41,14 +42,18 @@ weight_lists = st.one_of(
     st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=7),
 )
 #: Weights of any range, as model probabilities are: doubles from the least subnormal to the
-#: largest, powers of two far past them, and 64-bit integers beside them. Reference
-#: aggregation refuses most of these lists; the expected utility takes them all.
+#: largest, powers of two far past them, 64-bit integers beside them, and integers and Fractions
+#: whose proportions need hundreds of bits: both the expected utility and reference aggregation
+#: take them all.
 wide_weights = st.one_of(
     st.floats(min_value=0, max_value=1e300, allow_subnormal=True),
     st.floats(min_value=0, max_value=1e-30),
     st.integers(-3000, 3000).map(lambda k: Fraction(2) ** k),
     st.integers(0, 2**64 - 1),
     st.sampled_from([np.float32(1e-30), np.float16(6e-8)]),
+    # Past 64 bits as integers in proportion: wide ints, Fractions of large odd denominators.
+    st.integers(0, 2**300),
+    st.fractions(min_value=0, max_value=10, max_denominator=10**15),
 )
 wide_weight_lists = st.lists(wide_weights, min_size=1, max_size=7)
 
@@ -116,10 +121,17 @@ def test_mbr_chooses_the_first_of_highest_utility(
     result = chrf.mbr(pool, weights=weights, method=method, word_order=2)  # type: ignore[arg-type]
     if method == "pairwise":
         utilities = oracle(pool, pool, weights, word_order=2)
+        # The choice is by the exact utilities, which the rounded ones order but for ties.
+        matrix = chrf.pairwise(pool, pool, word_order=2).tolist()
+        ws = [exact(w) for w in weights] if weights is not None else [Fraction(1)] * len(pool)
+        order = [
+            sum((w * Fraction(s) for w, s in zip(ws, row, strict=True)), Fraction(0))
+            for row in matrix
+        ]
     else:
-        utilities = chrf.aggregate(pool, pool, weights=weights, word_order=2).tolist()
+        utilities = order = chrf.aggregate(pool, pool, weights=weights, word_order=2).tolist()
     assert result.utilities.tolist() == utilities
-    assert result.index == utilities.index(max(utilities))
+    assert result.index == order.index(max(order))
     assert result.hypothesis == pool[result.index]
 
 
@@ -354,33 +366,36 @@ def test_a_pool_of_12000_stays_within_400_mb(wmt_dir: Path) -> None:
     assert out["peak"] < 400 * 2**20, out["peak"] / 2**20
 
 
-@pytest.mark.parametrize(
-    ("weights", "message"),
-    [
-        # Reference aggregation counts in 64-bit integers: the weights must scale to them.
-        ([1.0, 1e-4, 0.5], r"weights need more than 64 bits .* expected_utility"),
-        ([1e300, 1e-300, 1.0], r"weights need more than 64 bits"),
-    ],
-)
-def test_aggregate_refuses_weights_of_a_wider_range_and_says_what_takes_them(
-    impl: ModuleType, weights: list[Any], message: str
+@given(pools, pools, wide_weight_lists, chrf_settings(exact=False))
+def test_aggregate_with_weights_of_any_range_is_the_reference_s(
+    hyps: list[str], refs: list[str], weights: list[Any], settings: Any
 ) -> None:
+    weights = one_per_reference(weights, refs)
+    try:
+        expected = _reference.aggregate(hyps, refs, weights=weights, **settings).tolist()
+    except ValueError as error:  # per_order_f with weights past 64 bits: refused alike
+        with pytest.raises(ValueError, match=re.escape(str(error))):
+            chrf.aggregate(hyps, refs, weights=weights, **settings)
+        return
+    assert chrf.aggregate(hyps, refs, weights=weights, **settings).tolist() == expected
+
+
+def test_aggregate_takes_weights_of_a_wider_range(impl: ModuleType) -> None:
+    # Once refused: reference aggregation counted in 64-bit integers only.
     pool = ["the cat sat", "a cat sat down", "the dog"]
-    with pytest.raises(ValueError, match=message):
-        impl.aggregate(pool, pool, weights=weights)
-    with pytest.raises(ValueError, match=message):
-        chrf.mbr(pool, weights=weights, method="aggregate")
-    expected = oracle(pool, pool, weights)
-    assert impl.expected_utility(pool, pool, weights).tolist() == expected
-    assert chrf.mbr(pool, weights=weights).utilities.tolist() == expected
+    for weights in ([1.0, 1e-4, 0.5], [1e300, 1e-300, 1.0]):
+        expected = _reference.aggregate(pool, pool, weights=weights).tolist()
+        assert impl.aggregate(pool, pool, weights=weights).tolist() == expected
+        assert chrf.mbr(pool, weights=weights, method="aggregate").utilities.tolist() == expected
+        assert impl.expected_utility(pool, pool, weights).tolist() == oracle(pool, pool, weights)
 
 
 @pytest.mark.parametrize(
     ("weights", "message"),
     [
-        # A mantissa past 64 bits: only Fractions of large odd denominators come to one.
-        ([Fraction(1, 3**50), 1, 1], r"weights\[1\] needs more than 64 significant bits"),
+        # Weights of any width are taken (tests/test_mbr_exact.py), but not of any span.
         ([Fraction(1, 2**70_000), 1, 1], r"weights span more than 2\*\*65536"),
+        ([10**20_000, 1, 1], r"weights span more than 2\*\*65536"),
     ],
 )
 def test_expected_utility_refuses_what_it_cannot_hold(
@@ -401,9 +416,22 @@ def test_wide_weights_in_batches_are_the_items_one_by_one(impl: ModuleType) -> N
 
 def test_weights_below_2_64_reach_the_core_unshifted() -> None:
     # Regression: even integer weights went as (w >> k, k) pairs, off the core's fast path.
-    assert binary_weights([2, 4, 6, 2**63], 4, "weights") == [(1, 0), (2, 0), (3, 0), (2**62, 0)]
-    assert binary_weights([2.0**70, 1.0], 2, "weights") == [(1, 70), (1, 0)]
-    assert binary_weights([3 * 2**80, 1], 2, "weights") == [(3, 80), (1, 0)]
+    assert binary_weights([2, 4, 6, 2**63], 4, "weights") == [
+        (0, 1, 0),
+        (1, 2, 0),
+        (2, 3, 0),
+        (3, 2**62, 0),
+    ]
+    assert binary_weights([2.0**70, 1.0], 2, "weights") == [(0, 1, 70), (1, 1, 0)]
+    assert binary_weights([3 * 2**80, 1], 2, "weights") == [(0, 3, 80), (1, 1, 0)]
+    # Past 64 significant bits: one piece per non-zero 64-bit digit.
+    assert binary_weights([2**64 + 1, 1], 2, "weights") == [(0, 1, 0), (0, 1, 64), (1, 1, 0)]
+    assert binary_weights([(2**64 + 1) << 3, 1, 0], 3, "weights") == [
+        (0, 1, 3),
+        (0, 1, 67),
+        (1, 1, 0),
+        (2, 0, 0),
+    ]
 
 
 def test_weights_of_the_wrong_kind_are_told_what_weights_are() -> None:

@@ -8,10 +8,10 @@ transformers) conflict with the 'integrations' extra, so they have their own ext
 from __future__ import annotations
 
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import chrf
@@ -51,7 +51,11 @@ def test_mbrs_registry_and_interface() -> None:
     assert get_metric("chrf") is not MetricChrF  # mbrs' own stays under its name
     assert issubclass(MetricChrF, MetricAggregatable)
     with pytest.raises(ValueError, match="beta"):
-        ours(beta=0)
+        ours(beta=-1)
+    # β = 0 is chrF0, the precision alone, as mbrs' own metric computes it.
+    pool = ["The cat sat on the mat.", "A cat sat.", "Cats sit."]
+    zero = ours(beta=0).pairwise_scores(pool, pool)
+    assert zero.float().tolist() == mbrs_metric(beta=0).pairwise_scores(pool, pool).tolist()
 
 
 @pytest.mark.parametrize("word_order", [0, 2])
@@ -108,13 +112,10 @@ def test_mbrs_model_weights(wmt_dir: Path) -> None:
     pool = sentences(wmt_dir, 30)
     lprobs = torch.tensor([-0.5 * k for k in range(len(pool))], dtype=torch.float32)
     weights = weights_of_lprobs(lprobs, len(pool))
-    assert weights is not None
-    assert weights[0] == 2**53  # the largest, scaled to 53 bits
-    probabilities = torch.softmax(lprobs.double(), dim=0)
-    scaled = [Fraction(w, 2**53) for w in weights]
-    for k in range(len(pool)):  # each weight within one unit of the rounding
-        exact = Fraction(float(probabilities[k] / probabilities[0]))
-        assert abs(scaled[k] - exact) <= Fraction(1, 2**53)
+    # exp(l - max l) in float64, taken exactly: the largest is 1, none is rounded to 0.
+    assert weights == np.exp(lprobs.double().numpy() - float(lprobs.max())).tolist()
+    assert weights[0] == 1.0
+    assert weights_of_lprobs(lprobs.numpy(), len(pool)) == weights
     mine, theirs = ours(word_order=2), mbrs_metric(word_order=2)
     expected = mine.expected_scores(pool, pool, reference_lprobs=lprobs)
     assert expected.tolist() == chrf.expected_utility(pool, pool, weights, word_order=2).tolist()
@@ -123,11 +124,30 @@ def test_mbrs_model_weights(wmt_dir: Path) -> None:
         pool, pool, reference_lprobs=lprobs
     )
     assert torch.allclose(aggregated, their_aggregated.double(), atol=1e-4)
-    assert weights_of_lprobs(torch.tensor([0.0, -float("inf")]), 2) == [2**53, 0]
+    assert weights_of_lprobs(torch.tensor([0.0, -float("inf")]), 2) == [1.0, 0.0]
     with pytest.raises(ValueError, match="reference_lprobs has 2 values but there are 3"):
         weights_of_lprobs(torch.zeros(2), 3)
     with pytest.raises(ValueError, match="finite"):
         weights_of_lprobs(torch.tensor([0.0, float("nan")]), 2)
+
+
+def test_mbrs_reference_aggregation_keeps_weights_tens_of_nats_apart() -> None:
+    import torch
+
+    # Regression: a weight below 2**-54 of the largest was rounded to 0, which here drops the
+    # character orders 3 to 6 from the bag: 59.375 where mbrs has 28.9634.
+    pool = ["abcdefg", "ab"]
+    lprobs = torch.tensor([-40.0, 0.0])
+    mine = ours().expected_scores_reference_aggregation(pool, pool, reference_lprobs=lprobs)
+    assert mine.tolist() == [28.96341463414634, 100.0]
+    theirs = mbrs_metric().expected_scores_reference_aggregation(
+        pool, pool, reference_lprobs=lprobs
+    )
+    assert torch.allclose(mine, theirs.double(), atol=1e-4)
+    # A NumPy array as well as a tensor.
+    numpy_lprobs = lprobs.numpy()
+    again = ours().expected_scores_reference_aggregation(pool, pool, reference_lprobs=numpy_lprobs)
+    assert again.tolist() == mine.tolist()
 
 
 def test_mbrs_decoders_choose_as_with_mbrs_own_metric(wmt_dir: Path) -> None:

@@ -188,3 +188,14 @@ def test_a_segment_without_any_reference_is_refused(impl: ModuleType) -> None:
     for entry in (impl.score, impl.sentence_scores, impl.explain, impl.segment_statistics):
         with pytest.raises(ValueError, match="segment 1 has no reference"):
             entry(HYPS, [["a", None, "c"], ["b", None, "d"]])
+
+
+def test_one_stream_with_a_placeholder_is_refused_as_several_are(impl: ModuleType) -> None:
+    # Regression: one stream's None was a TypeError (`references[0][1] must be str`), several
+    # streams' a ValueError. sacreBLEU crashes on both (IndexError): spec §5 refuses both alike.
+    for entry in (impl.score, impl.sentence_scores, impl.explain, impl.segment_statistics):
+        for streams in ([["a", None, "c"]], [["a", None, "c"], ["b", None, "d"]]):
+            with pytest.raises(ValueError, match="segment 1 has no reference"):
+                entry(HYPS, streams)
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        chrf.CHRF().corpus_score(HYPS, [["a", None, "c"]])

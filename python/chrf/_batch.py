@@ -93,7 +93,8 @@ def aggregate(
     it, for chrF and chrF++ alike: one pass per hypothesis instead of one per pair. ``weights``
     (one non-negative number per reference) weighs the mean, e.g. by how often a sample occurs;
     the n-grams are counted with the weights as the smallest integers in the same proportions,
-    which must fit 64 bits (:func:`expected_utility` takes weights of any range).
+    exactly at any range and width (with ``averaging="per_order_f"`` and no eps smoothing, they
+    must fit 64 bits).
     """
     return _service.aggregate(settings_of(options), hypotheses, references, weights)
 

@@ -10,9 +10,8 @@ from chrf._settings import Settings
 __version__: str
 
 Counts = list[tuple[int, int, int]]
-Weights = list[list[int] | None] | None
-#: (mantissa, shift) pairs: mantissa * 2**shift.
-BinaryWeights = list[list[tuple[int, int]] | None] | None
+#: (reference, mantissa, shift) pieces: reference's weight is the sum of mantissa * 2**shift.
+BinaryWeights = list[list[tuple[int, int, int]] | None] | None
 
 class Config:
     """A chrf.Settings in the core's terms: reads the settings' attributes."""
@@ -69,7 +68,7 @@ class Batch:
 
     def texts(self) -> tuple[list[list[str]], list[list[str]]]: ...
     def pairwise(self, config: Config, /) -> NDArray[np.float64]: ...
-    def aggregate(self, config: Config, weights: Weights, /) -> NDArray[np.float64]: ...
+    def aggregate(self, config: Config, weights: BinaryWeights, /) -> NDArray[np.float64]: ...
     def expected_utility(
         self, config: Config, weights: BinaryWeights, /
     ) -> NDArray[np.float64]: ...

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from chrf import _service
+from chrf._exact_order import ExactOrder, rereadable
 from chrf._inputs import Texts, as_list
 from chrf._messages import shown
 from chrf._settings import Options, settings_of, with_options_doc
@@ -26,7 +27,8 @@ METHODS = ("pairwise", "aggregate")
 @dataclass(frozen=True, eq=False)  # no ==: an array of utilities has no one truth value
 class MBRResult:
     """What :func:`mbr` chose: the ``index`` of the chosen hypothesis (the first of highest
-    utility), the ``hypothesis`` itself, and every hypothesis's ``utilities`` (float64)."""
+    utility, compared exactly: see :func:`mbr`), the ``hypothesis`` itself, and every
+    hypothesis's ``utilities`` (float64)."""
 
     index: int
     hypothesis: str
@@ -50,7 +52,8 @@ def expected_utility(
     number of texts, not with their pairs. ``weights`` (one non-negative number per reference:
     ints, floats at their exact binary value, Fractions, NumPy scalars or arrays) weighs the
     mean, e.g. by the model's probability of each sample, whatever their range (1 and 1e-300
-    side by side); None weighs every reference alike.
+    side by side) and width (ints past 64 bits, Fractions of any denominator); None weighs
+    every reference alike.
     """
     return _service.expected_utility(settings_of(options), hypotheses, references, weights)
 
@@ -84,20 +87,23 @@ def mbr(
     hypothesis scored once against the references' weighted mean n-gram bag (reference
     aggregation, Vamvas & Sennrich 2024: faster, an approximation of the former). ``weights``
     weighs the references for both. Returns an :class:`MBRResult`: the chosen ``index`` (the
-    first of highest utility), the ``hypothesis``, and the ``utilities`` array.
+    first of highest utility), the ``hypothesis``, and the ``utilities`` array. With
+    ``method="pairwise"`` the highest is that of the exact utilities: where two round to the
+    same double, the one whose exact weighted mean is larger wins, and only exactly equal
+    utilities go to the first.
     """
     _check_method(method)
     hyps = as_list(hypotheses, "hypotheses")
     if not hyps:
         raise ValueError("hypotheses must not be empty")
     texts = cast("list[str]", hyps)  # the core checks that they are
-    refs = texts if references is None else references
+    refs = texts if references is None else rereadable(references, "references")
+    listed = None if weights is None else cast("Weights", as_list(weights, "weights"))
     settings = settings_of(options)
-    if method == "pairwise":
-        utilities = _service.expected_utility(settings, texts, refs, weights)
-    else:
-        utilities = _service.aggregate(settings, texts, refs, weights)
-    return _chosen(texts, utilities)
+    if method == "aggregate":
+        return _chosen(texts, _service.aggregate(settings, texts, refs, listed))
+    utilities = _service.expected_utility(settings, texts, refs, listed)
+    return _chosen(texts, utilities, ExactOrder(settings, refs, listed))
 
 
 @with_options_doc()
@@ -121,13 +127,24 @@ def mbr_batched(
         if not item:
             raise ValueError(f"hypotheses[{b}] must not be empty")
     texts = cast("list[list[str]]", hyps)  # the core checks that they are
-    refs = texts if references is None else references
+    refs = (
+        texts
+        if references is None
+        else [
+            rereadable(item, f"references[{b}]")
+            for b, item in enumerate(as_list(references, "references"))
+        ]
+    )
+    listed = None if weights is None else as_list(weights, "weights")
     settings = settings_of(options)
-    if method == "pairwise":
-        utilities = _service.expected_utility_batched(settings, texts, refs, weights)
-    else:
-        utilities = _service.aggregate_batched(settings, texts, refs, weights)
-    return [_chosen(item, row) for item, row in zip(texts, utilities, strict=True)]
+    if method == "aggregate":
+        utilities = _service.aggregate_batched(settings, texts, refs, listed)
+        return [_chosen(item, row) for item, row in zip(texts, utilities, strict=True)]
+    utilities = _service.expected_utility_batched(settings, texts, refs, listed)
+    return [
+        _chosen(item, row, ExactOrder(settings, refs[b], None if listed is None else listed[b]))
+        for b, (item, row) in enumerate(zip(texts, utilities, strict=True))
+    ]
 
 
 def _check_method(method: object) -> None:
@@ -135,6 +152,12 @@ def _check_method(method: object) -> None:
         raise ValueError(f"method must be 'pairwise' or 'aggregate', not {shown(method)}")
 
 
-def _chosen(hypotheses: list[str], utilities: NDArray[np.float64]) -> MBRResult:
+def _chosen(
+    hypotheses: list[str], utilities: NDArray[np.float64], exact: ExactOrder | None = None
+) -> MBRResult:
+    """The first hypothesis of the highest utility; with ``exact``, of the highest exact
+    utility, which the rounded utilities order but for those that round to the same double."""
     index = int(utilities.argmax())  # the first of the highest
+    if exact is not None:
+        index = exact.first_of_highest(hypotheses, utilities, index)
     return MBRResult(index, hypotheses[index], utilities)

@@ -17,7 +17,7 @@ from chrf import _core
 from chrf._core import AlignedFiles, Corpus, Counts
 from chrf._inputs import Layout, check_layout
 from chrf._statistics import Statistics
-from chrf._weights import Weights, binary_weights, integer_weights, item_weights
+from chrf._weights import Weights, binary_weights, item_weights
 
 if TYPE_CHECKING:
     import numpy as np
@@ -144,7 +144,7 @@ def aggregate(
     """Each hypothesis against the (weighted) mean n-gram bag of the references."""
     batch = _core.read_batch(hypotheses, references, "aggregate", False, settings.lowercase)
     scores: NDArray[np.float64] = batch.aggregate(
-        settings.compiled, item_weights(weights, batch.reference_counts, False, integer_weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, False, binary_weights)
     )[0]
     return scores
 
@@ -155,7 +155,7 @@ def aggregate_batched(
     """:func:`aggregate` per batch item: shape (batch, hypotheses)."""
     batch = _core.read_batch(hypotheses, references, "aggregate", True, settings.lowercase)
     return batch.aggregate(
-        settings.compiled, item_weights(weights, batch.reference_counts, True, integer_weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, True, binary_weights)
     )
 
 

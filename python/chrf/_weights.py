@@ -1,6 +1,6 @@
 """Weights of references, validated as exact numbers and scaled to integers in the same
-proportions, as the core takes them: 64-bit integers for reference aggregation, whose counts are
-integers; (mantissa, shift) pairs for the expected utility, whose sums are exact at any range."""
+proportions, as the core takes them: (reference, mantissa, shift) pieces, so that reference
+aggregation's counts and the expected utility's sums are exact at any range and width."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from chrf._numbers import is_bool, is_float
 #: One weight per reference: ints, Fractions, or floats (taken at their exact values), NumPy
 #: scalars or arrays of them included.
 Weights: TypeAlias = Sequence[int | Fraction | float]
-#: The largest integer weight of the core, and the largest mantissa of a (mantissa, shift) pair.
+#: The largest integer weight of the core, and the largest mantissa of a piece of a weight.
 MAX_WEIGHT = 2**64 - 1
-#: The largest shift of a (mantissa, shift) pair: weights spanning more than 2**65536, far
-#: beyond the 2**2098 of floats, would size the exact sums by their span.
+#: The largest shift of a piece of a weight: weights spanning more than 2**65536, far beyond the
+#: 2**2098 of floats, would size the exact sums by their span.
 MAX_SHIFT = 2**16
 
 Scaled = TypeVar("Scaled")
@@ -49,37 +49,29 @@ def item_weights(
     ]
 
 
-def integer_weights(weights: object, count: int, name: str) -> list[int]:
-    """Weights as the smallest integers in the same proportions, each below 2**64, as reference
-    aggregation counts with them; ValueError if they cannot be, TypeError for non-numbers."""
-    integers = smallest_integers(weights, count, name)
-    if max(integers) > MAX_WEIGHT:
-        raise ValueError(
-            f"{name} need more than 64 bits as integers in the same proportions, as reference "
-            "aggregation counts with them (floats of full precision more than about 2**11 "
-            "apart do); expected_utility and mbr's pairwise method take weights of any range"
-        )
-    return integers
-
-
-def binary_weights(weights: object, count: int, name: str) -> list[tuple[int, int]]:
-    """Weights as (mantissa, shift) pairs, mantissa * 2**shift, in the same proportions: every
-    float weight is one, whatever its range. A weight below 2**64 keeps shift 0 (the core's
-    fast path is for unshifted weights). ValueError if a mantissa needs more than 64 bits (a
-    Fraction of a large odd denominator) or the weights span more than 2**MAX_SHIFT."""
-    pairs = []
-    for i, integer in enumerate(smallest_integers(weights, count, name)):
-        shift = (integer & -integer).bit_length() - 1 if integer > MAX_WEIGHT else 0
-        mantissa = integer >> shift
-        if mantissa > MAX_WEIGHT:
-            raise ValueError(
-                f"{name}[{i}] needs more than 64 significant bits as an integer in proportion "
-                "to the others (a Fraction of a large odd denominator)"
-            )
-        if shift > MAX_SHIFT:
+def binary_weights(weights: object, count: int, name: str) -> list[tuple[int, int, int]]:
+    """Weights as pieces (reference, mantissa, shift) in the same proportions, reference j's
+    weight the sum of its pieces' mantissa * 2**shift, each mantissa below 2**64: the
+    expected utility takes any int, Fraction or float exactly. A weight below 2**64 is one
+    piece of shift 0 (the core's fast path is for unshifted weights); a wider one is shifted
+    by its trailing zero bits and split into its non-zero 64-bit digits (the core sums them
+    back for reference aggregation; the expected utility adds them one by one). ValueError if the
+    weights span more than 2**MAX_SHIFT, whose exact sums would be sized by the span."""
+    pieces = []
+    for j, integer in enumerate(smallest_integers(weights, count, name)):
+        if integer <= MAX_WEIGHT:
+            pieces.append((j, integer, 0))
+            continue
+        if integer.bit_length() > MAX_SHIFT + 64:
             raise ValueError(f"{name} span more than 2**{MAX_SHIFT} from the least to the most")
-        pairs.append((mantissa, shift))
-    return pairs
+        shift = (integer & -integer).bit_length() - 1
+        mantissa = integer >> shift
+        while mantissa:
+            if digit := mantissa & MAX_WEIGHT:
+                pieces.append((j, digit, shift))
+            mantissa >>= 64
+            shift += 64
+    return pieces
 
 
 def smallest_integers(weights: object, count: int, name: str) -> list[int]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from chrf import _service
+from chrf._lprobs import weights_of_lprobs
 from chrf._messages import missing_extra
 from chrf._settings import settings_of
 
@@ -34,9 +35,6 @@ __all__ = ["NAME", "MetricChrF", "weights_of_lprobs"]
 
 #: The metric's name in mbrs' registry.
 NAME = "chrf_exact"
-
-#: Model weights are quantized to integers up to 2**WEIGHT_BITS (see `weights_of_lprobs`).
-WEIGHT_BITS = 53
 
 
 @register(NAME)
@@ -92,7 +90,7 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
         hypotheses: list[str],
         references: list[str],
         source: str | None = None,
-        reference_lprobs: torch.Tensor | None = None,
+        reference_lprobs: torch.Tensor | NDArray[np.float64] | None = None,
     ) -> torch.Tensor:
         """Each hypothesis's mean score over the references (weighted by the softmax of
         ``reference_lprobs``), exact and without the (H, R) matrix: shape (H,)."""
@@ -104,10 +102,10 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
         hypotheses: list[str],
         references: list[str],
         source: str | None = None,
-        reference_lprobs: torch.Tensor | None = None,
+        reference_lprobs: torch.Tensor | NDArray[np.float64] | None = None,
     ) -> torch.Tensor:
         """Each hypothesis against the references' mean n-gram bag (weighted by the softmax
-        of ``reference_lprobs``): shape (H,)."""
+        of ``reference_lprobs``, exactly however far apart): shape (H,)."""
         weights = weights_of_lprobs(reference_lprobs, len(references))
         return _tensor(_service.aggregate(self.settings, hypotheses, references, weights))
 
@@ -120,27 +118,6 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
         """sacreBLEU's corpus score; ``references_lists`` holds reference streams."""
         corpus = _service.read(self.settings, hypotheses, references_lists, "streams")
         return _service.score(self.settings, corpus)
-
-
-def weights_of_lprobs(lprobs: torch.Tensor | None, count: int) -> list[int] | None:
-    """The weights of log-probabilities, softmax(lprobs) in proportion, as integers: each
-    exp(l - max l), computed in float64, times 2**53 and rounded. A weight keeps 53 significant
-    bits of its largest's scale; one below 2**-54 of the largest becomes 0, as its share of the
-    mean is then below the mean's own rounding. None for None."""
-    if lprobs is None:
-        return None
-    values = lprobs.detach().to(device="cpu", dtype=torch.float64).reshape(-1)
-    if values.numel() != count:
-        raise ValueError(
-            f"reference_lprobs has {values.numel()} values but there are {count} references"
-        )
-    if count == 0:
-        return None  # no references: chrf says so
-    largest = values.max()
-    if not torch.isfinite(largest):
-        raise ValueError("reference_lprobs must have a finite largest value")
-    scaled = torch.round(torch.exp(values - largest) * 2.0**WEIGHT_BITS)
-    return [int(weight) for weight in scaled.tolist()]  # integral floats up to 2**53: exact
 
 
 def _tensor(array: NDArray[np.float64]) -> torch.Tensor:

@@ -15,7 +15,7 @@ from chrf._keywords import entry_point
 from chrf._reference.metric import aggregate_scores, sentence_score
 from chrf._reference.texts import Items, batch_items
 from chrf._settings import Options, Settings, settings_of
-from chrf._weights import Weights, binary_weights, integer_weights
+from chrf._weights import Weights, binary_weights
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -38,7 +38,7 @@ def pairwise(
     """Reference twin of `chrf.pairwise`: each pair scored alone."""
     settings = settings_of(options)
     scores: NDArray[np.float64] = _pairwise(
-        settings, batch_items(hypotheses, references, "pairwise", False, None, integer_weights)
+        settings, batch_items(hypotheses, references, "pairwise", False, None, _integers)
     )[0]
     return scores
 
@@ -50,7 +50,7 @@ def pairwise_batched(
     """Reference twin of `chrf.pairwise_batched`."""
     settings = settings_of(options)
     return _pairwise(
-        settings, batch_items(hypotheses, references, "pairwise", True, None, integer_weights)
+        settings, batch_items(hypotheses, references, "pairwise", True, None, _integers)
     )
 
 
@@ -75,7 +75,7 @@ def aggregate(
 ) -> NDArray[np.float64]:
     """Reference twin of `chrf.aggregate`."""
     settings = settings_of(options)
-    items = batch_items(hypotheses, references, "aggregate", False, weights, integer_weights)
+    items = batch_items(hypotheses, references, "aggregate", False, weights, _integers)
     scores: NDArray[np.float64] = _aggregate(settings, items)[0]
     return scores
 
@@ -90,7 +90,7 @@ def aggregate_batched(
 ) -> NDArray[np.float64]:
     """Reference twin of `chrf.aggregate_batched`."""
     settings = settings_of(options)
-    items = batch_items(hypotheses, references, "aggregate", True, weights, integer_weights)
+    items = batch_items(hypotheses, references, "aggregate", True, weights, _integers)
     return _aggregate(settings, items)
 
 
@@ -132,8 +132,11 @@ def expected_utility_batched(
 
 
 def _integers(weights: object, count: int, name: str) -> list[int]:
-    """The compiled function's (mantissa, shift) weights, refused alike, as integers."""
-    return [mantissa << shift for mantissa, shift in binary_weights(weights, count, name)]
+    """The compiled function's pieces of weights, refused alike, summed as integers."""
+    integers = [0] * count
+    for reference, mantissa, shift in binary_weights(weights, count, name):
+        integers[reference] += mantissa << shift
+    return integers
 
 
 def _expected(settings: Settings, items: Items) -> NDArray[np.float64]:

@@ -222,6 +222,11 @@ def aggregate_scores(
     """Each hypothesis against the weighted mean n-gram bag of the references (Vamvas & Sennrich
     2024). With W the total weight, the mean bag times W is Σ w_j · bag_j, and the hypothesis's
     counts times W: the same ratios, in integers."""
+    if max(weights) >= 2**64 and settings.averaging == "per_order_f" and not settings.eps_smoothing:
+        raise ValueError(
+            "per_order_f averaging takes reference aggregation's weights only as integers below "
+            "2**64 in the same proportions"
+        )
     total = sum(weights)
     ref_bags = [
         ngram_bags(ref.lower() if settings.lowercase else ref, settings) for ref in references

@@ -8,7 +8,8 @@
 //!   [`segment_score`]: one segment's float score.
 //! * [`components`]: the score as exact reduced fractions, cross-checked; [`six_decimals`].
 //! * [`float_score`] and [`sacrebleu_score`]: the float score, bit for bit as sacreBLEU's.
-//! * [`pairwise_scores`] and [`aggregate_scores`]: many hypotheses against many references;
+//! * [`pairwise_scores`] and [`aggregate_scores`] ([`aggregate_scores_wide`] for weights past
+//!   64 bits): many hypotheses against many references;
 //!   [`expected_utility`]: MBR's exact weighted mean of each pairwise row, without the matrix,
 //!   with [`Weight`]s of any range.
 //! * [`Settings`] (with [`Beta`], [`Averaging`]) in, [`ChrfError`] out: one variant per kind of
@@ -33,7 +34,7 @@
 //! | summing counts, checked | §1.4 | `Statistics::checked_add_assign` |
 //! | several references: the best one per segment | §5 | `segment.rs` |
 //! | many hypotheses against many references: shared n-gram bags | §7 | `batch/bags.rs` |
-//! | pairwise scores; reference aggregation; MBR's expected utility | §7 | `batch/pairwise.rs`, `batch/aggregate.rs`, `batch/utility.rs` |
+//! | pairwise scores; reference aggregation (with weights past 64 bits); MBR's expected utility | §7 | `batch/pairwise.rs`, `batch/aggregate.rs` (`batch/aggregate_wide.rs`), `batch/utility.rs` |
 //! | exact weighted means of doubles | §7 | `batch/exact_mean.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
@@ -61,7 +62,8 @@ mod stats;
 pub mod text;
 
 pub use batch::{
-    aggregate_scores, expected_utility, pairwise_scores, pairwise_scores_into, Weight,
+    aggregate_scores, aggregate_scores_wide, expected_utility, pairwise_scores,
+    pairwise_scores_into, Weight,
 };
 pub use corpus::Corpus;
 pub use error::ChrfError;

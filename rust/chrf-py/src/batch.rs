@@ -145,23 +145,23 @@ impl Batch {
 
     /// Per item, `score` of its hypotheses against its references and weights, end to end:
     /// shape (batch, hypotheses).
-    fn per_item<'py, W: Clone + Sync>(
+    fn per_item<'py, W: Sync>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights<W>,
-        score: impl Fn(&[Text], &[Text], Option<&[W]>, &chrf_core::pool::Interrupt) -> ItemScores + Sync,
+        weights: Option<Vec<Option<W>>>,
+        score: impl Fn(&[Text], &[Text], Option<&W>, &chrf_core::pool::Interrupt) -> ItemScores + Sync,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
         numpy_ready(py)?;
         self.check(config)?;
         let (hyps, refs) = (&self.hypotheses, &self.references);
-        let weights = weights.unwrap_or_else(|| vec![None; hyps.len()]);
+        let weights = weights.unwrap_or_else(|| hyps.iter().map(|_| None).collect());
         let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
         let flat: Vec<f64> = compute(py, false, |interrupt| {
             hyps.par_iter()
                 .zip(refs)
                 .zip(&weights)
-                .map(|((h, r), w)| score(h, r, w.as_deref(), interrupt))
+                .map(|((h, r), w)| score(h, r, w.as_ref(), interrupt))
                 .collect::<std::result::Result<Vec<_>, _>>()
         })
         .and_then(flatten)?;
@@ -169,8 +169,24 @@ impl Batch {
     }
 }
 
-/// Weights as (mantissa, shift) pairs as the core's weights.
-fn core_weights(weights: Weights<(u64, u32)>) -> Result<Weights<chrf_core::Weight>> {
+/// An item's weights as the core takes them.
+enum ItemWeights {
+    /// One (mantissa, shift) weight per reference, in order.
+    Plain(Vec<chrf_core::Weight>),
+    /// A weight too wide for one (mantissa, shift) pair is the sum of several pieces: the
+    /// item's references are then scored as `references` (indices into them, one per piece),
+    /// each with its piece. The mean is linear in the weights, so a reference of weight
+    /// a + b is the same reference twice, of weights a and b; the core scores a text once
+    /// however often it is a reference.
+    Pieces {
+        references: Vec<usize>,
+        weights: Vec<chrf_core::Weight>,
+    },
+}
+
+/// Weights as (reference, mantissa, shift) pieces as the core's weights: reference j's weight
+/// is the sum of its pieces' mantissa · 2^shift.
+fn core_weights(weights: Weights<(usize, u64, u32)>) -> Result<Option<Vec<Option<ItemWeights>>>> {
     let Some(items) = weights else {
         return Ok(None);
     };
@@ -178,15 +194,112 @@ fn core_weights(weights: Weights<(u64, u32)>) -> Result<Weights<chrf_core::Weigh
     for item in items {
         out.push(match item {
             None => None,
-            Some(pairs) => {
-                let mut weights = reserved(pairs.len())?;
-                let weight = |(mantissa, shift)| chrf_core::Weight { mantissa, shift };
-                weights.extend(pairs.into_iter().map(weight));
-                Some(weights)
+            Some(pieces) => {
+                let mut weights = reserved(pieces.len())?;
+                let weight = |&(_, mantissa, shift): &(usize, u64, u32)| chrf_core::Weight {
+                    mantissa,
+                    shift,
+                };
+                weights.extend(pieces.iter().map(weight));
+                // Python sends one piece per reference, in order, unless a weight is wide.
+                let in_order = pieces.iter().enumerate().all(|(j, piece)| piece.0 == j);
+                Some(if in_order {
+                    ItemWeights::Plain(weights)
+                } else {
+                    let mut references = reserved(pieces.len())?;
+                    references.extend(pieces.iter().map(|piece| piece.0));
+                    ItemWeights::Pieces {
+                        references,
+                        weights,
+                    }
+                })
             }
         });
     }
     Ok(Some(out))
+}
+
+/// An item's weights for reference aggregation, one integer per reference.
+enum AggregationWeights {
+    /// Every weight below 2^64: the core's fast path.
+    Narrow(Vec<u64>),
+    Wide(Vec<num_bigint::BigUint>),
+}
+
+/// Pieces of weights (see [`core_weights`]) as one integer per reference.
+fn aggregation_weights(
+    weights: Weights<(usize, u64, u32)>,
+) -> Result<Option<Vec<Option<AggregationWeights>>>> {
+    let Some(items) = weights else {
+        return Ok(None);
+    };
+    let mut out = reserved(items.len())?;
+    for pieces in items {
+        let Some(pieces) = pieces else {
+            out.push(None);
+            continue;
+        };
+        let narrow = pieces.iter().enumerate().all(|(j, p)| p.0 == j && p.2 == 0);
+        if narrow {
+            let mut weights = reserved(pieces.len())?;
+            weights.extend(pieces.iter().map(|p| p.1));
+            out.push(Some(AggregationWeights::Narrow(weights)));
+            continue;
+        }
+        let count = pieces.iter().map(|p| p.0 + 1).max().unwrap_or(0);
+        let mut weights = reserved(count)?;
+        weights.resize(count, num_bigint::BigUint::ZERO);
+        for (j, mantissa, shift) in pieces {
+            weights[j] += num_bigint::BigUint::from(mantissa) << shift;
+        }
+        out.push(Some(AggregationWeights::Wide(weights)));
+    }
+    Ok(Some(out))
+}
+
+/// MBR's expected utility of one batch item.
+fn item_utility(
+    hyps: &[Text],
+    refs: &[Text],
+    weights: Option<&ItemWeights>,
+    settings: &chrf_core::Settings,
+    interrupt: &chrf_core::pool::Interrupt,
+) -> ItemScores {
+    let (references, weights) = match weights {
+        None => return chrf_core::expected_utility(hyps, refs, None, settings, interrupt),
+        Some(ItemWeights::Plain(weights)) => {
+            return chrf_core::expected_utility(hyps, refs, Some(weights), settings, interrupt)
+        }
+        Some(ItemWeights::Pieces {
+            references,
+            weights,
+        }) => (references, weights),
+    };
+    // Weights of a count other than the references' are the core's error to report.
+    let count = chrf_core::ChrfError::WeightCount {
+        weights: references.len(),
+        references: refs.len(),
+    };
+    let pieces = text_refs(references.iter().map(|&j| refs.get(j)), &count)?;
+    let hyps = text_refs(hyps.iter().map(Some), &count)?;
+    chrf_core::expected_utility(&hyps, &pieces, Some(weights), settings, interrupt)
+}
+
+/// The texts of an iterator, by reference (`missing` for an index out of range).
+fn text_refs<'t>(
+    texts: impl ExactSizeIterator<Item = Option<&'t Text>>,
+    missing: &chrf_core::ChrfError,
+) -> std::result::Result<Vec<&'t Text>, chrf_core::ChrfError> {
+    let len = texts.len();
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| chrf_core::ChrfError::OutOfMemory {
+            bytes: len.saturating_mul(std::mem::size_of::<&Text>()),
+        })?;
+    for text in texts {
+        out.push(text.ok_or_else(|| missing.clone())?);
+    }
+    Ok(out)
 }
 
 /// Per batch item, its texts as Python strs: a list of lists.
@@ -252,35 +365,43 @@ impl Batch {
         fallibly(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?))
     }
 
-    /// Reference aggregation per batch item: shape (batch, hypotheses); weights are integers
-    /// below 2^64.
+    /// Reference aggregation per batch item: shape (batch, hypotheses); weights are pieces as
+    /// for `expected_utility`, one of shift 0 per reference unless a weight is past 64 bits.
     #[pyo3(signature = (config, weights))]
     fn aggregate<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights<u64>,
+        weights: Weights<(usize, u64, u32)>,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
+        let weights = aggregation_weights(weights)?;
         let settings = &config.settings;
-        self.per_item(py, config, weights, |h, r, w, interrupt| {
-            chrf_core::aggregate_scores(h, r, w, settings, interrupt)
+        self.per_item(py, config, weights, |h, r, w, interrupt| match w {
+            None => chrf_core::aggregate_scores(h, r, None, settings, interrupt),
+            Some(AggregationWeights::Narrow(w)) => {
+                chrf_core::aggregate_scores(h, r, Some(w), settings, interrupt)
+            }
+            Some(AggregationWeights::Wide(w)) => {
+                chrf_core::aggregate_scores_wide(h, r, w, settings, interrupt)
+            }
         })
     }
 
     /// MBR's expected utility per batch item (see `chrf.expected_utility`): shape
     /// (batch, hypotheses), the exact weighted mean of each pairwise row, without the matrix.
-    /// A weight is (mantissa, shift): mantissa · 2^shift.
+    /// A weight is pieces (reference, mantissa, shift), reference j's weight the sum of its
+    /// pieces' mantissa · 2^shift: one piece per reference unless a weight is past 64 bits.
     #[pyo3(signature = (config, weights))]
     fn expected_utility<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights<(u64, u32)>,
+        weights: Weights<(usize, u64, u32)>,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
         let weights = core_weights(weights)?;
         let settings = &config.settings;
         self.per_item(py, config, weights, |h, r, w, interrupt| {
-            chrf_core::expected_utility(h, r, w, settings, interrupt)
+            item_utility(h, r, w, settings, interrupt)
         })
     }
 }

@@ -121,8 +121,8 @@ fn read_hypotheses(hyps: &Items<'_>, lowercase: bool) -> Result<Column> {
 /// segment lacks, and are filled with the segment's first present reference. That copy has the
 /// reference's statistics and sentence score, and the best reference is chosen by that score
 /// (the first on ties), so it changes nothing: the statistics are those of the segment's present
-/// references alone, as sacreBLEU computes them. One stream has no other reference to stand
-/// in: its `None` is an error naming it.
+/// references alone, as sacreBLEU computes them. A segment with no present reference is refused
+/// as one (spec §5), whether it has one stream or several.
 fn read_streams(
     py: Python<'_>,
     hypotheses: Column,
@@ -131,7 +131,7 @@ fn read_streams(
 ) -> Result<Corpus> {
     let reading = Reading {
         lowercase,
-        placeholders: streams.len() > 1,
+        placeholders: true,
     };
     let mut holes = Vec::new();
     let mut columns = Vec::new();
@@ -166,9 +166,11 @@ fn fill_holes(py: Python<'_>, columns: &mut [Column], holes: &mut [Hole]) -> Res
             .map(|(k, _)| k)
             .filter(|&k| k < columns.len());
         let Some(source) = source else {
-            return Err(value_error(format!(
-                "segment {i} has no reference: references[k][{i}] is None in every stream"
-            )));
+            return Err(value_error(if columns.len() == 1 {
+                format!("segment {i} has no reference: references[0][{i}] is None")
+            } else {
+                format!("segment {i} has no reference: references[k][{i}] is None in every stream")
+            }));
         };
         for hole in segment_holes.iter_mut() {
             hole.source = source;

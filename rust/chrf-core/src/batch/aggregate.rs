@@ -1,7 +1,9 @@
 //! Reference aggregation: each hypothesis against the references' mean bag.
 
+use num_bigint::BigUint;
 use rayon::prelude::*;
 
+use super::aggregate_wide::aggregate_wide_in_pool;
 use super::bags::{dedup, position_in, Bags, Distinct, KINDS};
 use crate::float::float_score_of_runs;
 use crate::memory::{filled, reserve};
@@ -42,6 +44,35 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
         let distinct = Distinct::new(hypotheses, references)?;
         let bags = Bags::new(&distinct.texts, settings, interrupt)?;
         aggregate_in_pool(&distinct, &bags, weights, (settings, interrupt), &mut out)
+    })??;
+    Ok(out)
+}
+
+/// As [`aggregate_scores`], with weights of any width, one per reference: integers whose
+/// proportions need more than 64 bits (model probabilities tens of nats apart). The counts are
+/// then wide integers, and each order's precision and recall their exact ratio rounded once;
+/// `per_order_f` averaging (without eps smoothing) takes only 64-bit weights.
+pub fn aggregate_scores_wide<S: AsRef<str> + Sync>(
+    hypotheses: &[S],
+    references: &[S],
+    weights: &[BigUint],
+    settings: &Settings,
+    interrupt: &Interrupt,
+) -> Result<Vec<f64>, ChrfError> {
+    if references.is_empty() {
+        return Err(ChrfError::NoReferences);
+    }
+    if weights.len() != references.len() {
+        return Err(ChrfError::WeightCount {
+            weights: weights.len(),
+            references: references.len(),
+        });
+    }
+    let mut out = filled(hypotheses.len(), 0.0)?;
+    pool::run(|| {
+        let distinct = Distinct::new(hypotheses, references)?;
+        let bags = Bags::new(&distinct.texts, settings, interrupt)?;
+        aggregate_wide_in_pool(&distinct, &bags, weights, (settings, interrupt), &mut out)
     })??;
     Ok(out)
 }

@@ -3,11 +3,13 @@
 //! * `bags.rs`: the preparation every batch computation shares: the distinct texts, their
 //!   units and their bags of shared n-grams.
 //! * `pairwise.rs`: every hypothesis against every reference, a row at a time.
-//! * `aggregate.rs`: every hypothesis against the references' mean bag.
+//! * `aggregate.rs`: every hypothesis against the references' mean bag; `aggregate_wide.rs`,
+//!   the same with weights past 64 bits, in wide integers.
 //! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean,
 //!   exactly by `exact_mean.rs`.
 
 mod aggregate;
+mod aggregate_wide;
 mod bags;
 mod exact_mean;
 mod pairwise;
@@ -15,7 +17,7 @@ mod pairwise;
 mod tests;
 mod utility;
 
-pub use aggregate::aggregate_scores;
+pub use aggregate::{aggregate_scores, aggregate_scores_wide};
 pub use exact_mean::Weight;
 pub use pairwise::{pairwise_scores, pairwise_scores_into};
 pub use utility::expected_utility;

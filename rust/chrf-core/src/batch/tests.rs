@@ -343,3 +343,43 @@ impl Bits {
         }
     }
 }
+
+#[test]
+fn wide_aggregation_equals_the_narrow_one_on_weights_both_take() {
+    use super::aggregate_scores_wide;
+    use num_bigint::BigUint;
+    let texts = texts();
+    let (hyps, refs) = (&texts[..14], &texts[8..]); // overlapping: hypotheses among references
+    let weights: Vec<u64> = (0..refs.len() as u64).map(|j| (j * 7919) % 13).collect();
+    let wide: Vec<BigUint> = weights.iter().map(|&w| BigUint::from(w)).collect();
+    for (char_order, word_order, eps, without_ref) in [
+        (6, 0, false, false),
+        (6, 2, true, false),
+        (2, 3, false, true),
+        (0, 2, false, false),
+    ] {
+        let mut settings =
+            Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
+        settings.eps_smoothing = eps;
+        settings.count_hyp_without_ref = without_ref;
+        let interrupt = Interrupt::default();
+        let narrow = aggregate_scores(hyps, refs, Some(&weights), &settings, &interrupt).unwrap();
+        let got = aggregate_scores_wide(hyps, refs, &wide, &settings, &interrupt).unwrap();
+        assert_eq!(got, narrow, "{settings:?}");
+        // Scaled by 2^200, the same proportions: the same scores.
+        let scaled: Vec<BigUint> = wide.iter().map(|w| w << 200u32).collect();
+        let got = aggregate_scores_wide(hyps, refs, &scaled, &settings, &interrupt).unwrap();
+        assert_eq!(got, narrow, "{settings:?}");
+    }
+    let mut per_order_f = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
+    per_order_f.averaging = Averaging::PerOrderF;
+    let refused = aggregate_scores_wide(hyps, refs, &wide, &per_order_f, &Interrupt::default());
+    assert!(matches!(refused, Err(ChrfError::InvalidSettings(_))));
+    assert_eq!(
+        aggregate_scores_wide(hyps, refs, &wide[1..], &per_order_f, &Interrupt::default()),
+        Err(ChrfError::WeightCount {
+            weights: refs.len() - 1,
+            references: refs.len()
+        })
+    );
+}
