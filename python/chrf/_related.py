@@ -12,10 +12,8 @@ from chrf._api import components
 from chrf._messages import shown
 from chrf._words import words
 from chrf.contract import (
-    MAX_BYTES,
     ContractError,
-    _check_no_lone_surrogates,
-    _segments,
+    _check_segments,
 )
 
 __all__ = ["COMPUTE", "PLUS_PLUS_COMPUTE", "RelatedTool"]
@@ -53,19 +51,7 @@ class RelatedTool:
             if key not in request:
                 raise ContractError(f"missing key {key!r}")
         args = {**self.defaults, **request}
-        hyps, refs = _segments(args, "hypotheses"), _segments(args, "references")
-        if len(hyps) != len(refs):
-            raise ContractError(
-                f"hypotheses and references must have the same number of segments "
-                f"({len(hyps)} != {len(refs)})"
-            )
-        total = sum(len(t.encode("utf-8", "surrogatepass")) for t in (*hyps, *refs))
-        if total > MAX_BYTES:
-            raise ContractError(
-                f"hypotheses and references must total at most {MAX_BYTES} UTF-8 bytes, not {total}"
-            )
-        _check_no_lone_surrogates(hyps, "hypotheses")
-        _check_no_lone_surrogates(refs, "references")
+        _check_segments(args)
         for key in self.defaults:
             self._check_setting(key, args[key])
         return args

@@ -84,6 +84,23 @@ def validate(request: object) -> dict[str, Any]:
         if key not in request:
             raise ContractError(f"missing key {key!r}")
     args = {**DEFAULTS, **request}
+    _check_segments(args)
+    for key in ("char_order", "word_order"):
+        _integer(args, key)
+    if args["char_order"] == 0 and args["word_order"] == 0:
+        raise ContractError("word_order must not be 0 when char_order is 0")
+    _integer(args, "beta")
+    for key in ("lowercase", "include_whitespace"):
+        if not isinstance(args[key], bool):
+            raise ContractError(f"{key} must be a boolean")
+    if args["averaging"] not in ("precision_recall", "per_order_f"):
+        raise ContractError('averaging must be "precision_recall" or "per_order_f"')
+    return args
+
+
+def _check_segments(args: dict[str, Any]) -> None:
+    """The checks of a request's texts, in the contract's order (every tool of the contract's
+    family makes them): arrays of strings, as many of each, the total size, lone surrogates."""
     hyps = _segments(args, "hypotheses")
     refs = _segments(args, "references")
     if len(hyps) != len(refs):
@@ -98,17 +115,6 @@ def validate(request: object) -> dict[str, Any]:
         )
     _check_no_lone_surrogates(hyps, "hypotheses")
     _check_no_lone_surrogates(refs, "references")
-    for key in ("char_order", "word_order"):
-        _integer(args, key)
-    if args["char_order"] == 0 and args["word_order"] == 0:
-        raise ContractError("word_order must not be 0 when char_order is 0")
-    _integer(args, "beta")
-    for key in ("lowercase", "include_whitespace"):
-        if not isinstance(args[key], bool):
-            raise ContractError(f"{key} must be a boolean")
-    if args["averaging"] not in ("precision_recall", "per_order_f"):
-        raise ContractError('averaging must be "precision_recall" or "per_order_f"')
-    return args
 
 
 def _segments(args: dict[str, Any], key: str) -> list[str]:
