@@ -118,6 +118,20 @@ impl fmt::Display for ChrfError {
 
 impl std::error::Error for ChrfError {}
 
+impl ChrfError {
+    /// [`ChrfError::WeightCount`] unless there is one weight per reference.
+    pub fn check_weight_count(weights: usize, references: usize) -> Result<(), Self> {
+        if weights == references {
+            Ok(())
+        } else {
+            Err(Self::WeightCount {
+                weights,
+                references,
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,12 +33,7 @@ pub fn aggregate_scores<S: AsRef<str> + Sync>(
             &ones
         }
     };
-    if weights.len() != references.len() {
-        return Err(ChrfError::WeightCount {
-            weights: weights.len(),
-            references: references.len(),
-        });
-    }
+    ChrfError::check_weight_count(weights.len(), references.len())?;
     let mut out = filled(hypotheses.len(), 0.0)?;
     pool::run(|| {
         let distinct = Distinct::new(hypotheses, references)?;
@@ -62,12 +57,7 @@ pub fn aggregate_scores_wide<S: AsRef<str> + Sync>(
     if references.is_empty() {
         return Err(ChrfError::NoReferences);
     }
-    if weights.len() != references.len() {
-        return Err(ChrfError::WeightCount {
-            weights: weights.len(),
-            references: references.len(),
-        });
-    }
+    ChrfError::check_weight_count(weights.len(), references.len())?;
     let mut out = filled(hypotheses.len(), 0.0)?;
     pool::run(|| {
         let distinct = Distinct::new(hypotheses, references)?;

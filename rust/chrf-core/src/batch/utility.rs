@@ -31,12 +31,7 @@ pub fn expected_utility<S: AsRef<str> + Sync>(
         return Err(ChrfError::NoReferences);
     }
     if let Some(weights) = weights {
-        if weights.len() != references.len() {
-            return Err(ChrfError::WeightCount {
-                weights: weights.len(),
-                references: references.len(),
-            });
-        }
+        ChrfError::check_weight_count(weights.len(), references.len())?;
         if weights.iter().all(|w| w.mantissa == 0) {
             return Err(all_zero());
         }
