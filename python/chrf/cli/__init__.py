@@ -16,12 +16,13 @@ line on stderr), `specs` (argparse's spec of every command), `options` (the type
 `testsets` (sacreBLEU's test sets), `modes` (the scoring modes), `components`, `selftest`,
 `explain` and `report` (the other commands; `systems`, what the last two share), `render` (what
 is printed) and `io` (writing, and failing, one line at a time). Nothing is imported here but
-`os`, `signal` and `sys`: Ctrl-C is handled from the first line of `main` on, and handling it
-imports nothing (an import is a window where a further Ctrl-C lands in importlib).
+`os`, `signal`, `sys` and `_thread`: Ctrl-C is handled from the first line of `main` on, and
+handling it imports nothing (an import is a window where a further Ctrl-C lands in importlib).
 """
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import sys
@@ -109,8 +110,6 @@ def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
         if not issubclass(unraisable.exc_type, KeyboardInterrupt):
             previous(unraisable)
             return
-        import _thread
-
         # From a thread of its own: raised in this hook, CPython would drop it again. That thread
         # runs once this one yields the GIL, which is after the hook has returned.
         _thread.start_new_thread(_thread.interrupt_main, ())
