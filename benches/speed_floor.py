@@ -11,10 +11,12 @@
    (resident set of a child process, so nothing else of this run counts).
 4. Instructions per character (callgrind) of chrf-core's corpus statistics against the floor of
    ``benches/floor`` ("decode, give dense ids, hash each n-gram once"; for chrF++ the same with
-   the words split, given dense ids and their n-grams hashed), on short segments and on the same
-   text as one long segment; and how one segment's cost grows as it doubles in length (en-de,
-   and en-zh's thousands of distinct characters), in instructions and in ``chrf.score``'s wall
-   time per character.
+   the words split, given dense ids and their n-grams hashed) and against the decode pass (decode
+   the UTF-8 and drop the whitespace, nothing else), on short segments and on the same text as
+   one long segment; the CPU time per character of the decode pass, chrF and chrF++ in the
+   harness (one thread, reading excluded); and how one segment's cost grows as it doubles in
+   length (en-de, and en-zh's thousands of distinct characters), in instructions and in
+   ``chrf.score``'s wall time per character.
 5. The command line on 1M lines: plain scoring and ``--sentence-level``, time and peak memory.
 
 Timings are the best of several runs; every comparison first checks that the numbers agree.
@@ -280,15 +282,41 @@ def floor() -> list[str]:
     hyp, ref = str(EN_DE / "hyp.Online-B.txt"), str(EN_DE / "ref.A.txt")
     rows = []
     for layout, extra in (("2037 segments", ()), ("one segment", ("--one-segment",))):
-        cost = {m: per_char(m, hyp, ref, *extra) for m in ("floor", "chrf", "floor++", "chrf++")}
+        modes = ("decode", "floor", "chrf", "floor++", "chrf++")
+        cost = {m: per_char(m, hyp, ref, *extra) for m in modes}
         rows.append(
             f"| instructions per character, en-de Online-B vs A, {layout} | chrF "
             f"{cost['chrf']:.1f} against floor {cost['floor']:.1f} "
-            f"({cost['chrf'] / cost['floor']:.3f}x); chrF++ {cost['chrf++']:.1f} "
+            f"({cost['chrf'] / cost['floor']:.3f}x) and the decode pass {cost['decode']:.1f} "
+            f"({cost['chrf'] / cost['decode']:.2f}x); chrF++ {cost['chrf++']:.1f} "
             f"against floor++ {cost['floor++']:.1f} "
-            f"({cost['chrf++'] / cost['floor++']:.3f}x) |"
+            f"({cost['chrf++'] / cost['floor++']:.3f}x) and the decode pass "
+            f"({cost['chrf++'] / cost['decode']:.2f}x) |"
         )
+    rows.append(decode_cpu_time(hyp, ref))
     return rows + growth()
+
+
+def decode_cpu_time(hyp: str, ref: str) -> str:
+    """CPU time a character of the decode pass and of chrF and chrF++ in the floor harness
+    (`--timed`: the thread's own CPU time, reading excluded): best of 3 runs each, the modes
+    alternating, so that all see the same load."""
+    best = {m: float("inf") for m in ("decode", "chrf", "chrf++")}
+    chars = 0
+    for _ in range(3):
+        for mode in best:
+            done = subprocess.run(
+                [FLOOR, mode, hyp, ref, "--timed"], capture_output=True, text=True, check=True
+            )
+            took = float(re.search(r"([\d.]+) ns", done.stdout).group(1))  # type: ignore[union-attr]
+            chars = int(re.search(r"(\d+) characters", done.stdout).group(1))  # type: ignore[union-attr]
+            best[mode] = min(best[mode], took)
+    ns = {m: best[m] / chars for m in ("decode", "chrf", "chrf++")}
+    return (
+        f"| CPU time per character, en-de Online-B vs A, 2037 segments, one thread | decode pass "
+        f"{ns['decode']:.2f} ns; chrF {ns['chrf']:.2f} ns ({ns['chrf'] / ns['decode']:.2f}x the "
+        f"decode pass); chrF++ {ns['chrf++']:.2f} ns ({ns['chrf++'] / ns['decode']:.2f}x) |"
+    )
 
 
 # The first lines of a test set joined into one segment, at about doubling lengths. Past the

@@ -12,12 +12,19 @@
 //!   (chrf-core's tokeniser), a dense id per distinct token (a hash map of the segment's tokens),
 //!   and one hash per word n-gram of orders 1..=2.
 //!
+//! * `decode`: the decode pass alone, the least any chrF of these texts must do before counting:
+//!   decode the UTF-8 and drop the whitespace, each code point written into place in a reused
+//!   buffer, as chrf-core writes its ids; no ids, no n-grams. The same decoding as chrf-core's
+//!   (`for_each_char_unit`), so that the ratio against it is what ids and counting cost.
 //! * `read`: reading the files alone, which the others' counts include.
 //!
 //! `--one-segment` joins each file's lines into one segment, to show how a long segment scales.
+//! `--timed` runs batches of passes and prints the least CPU time a pass of a batch (the thread's
+//! own, from Linux's scheduler statistics), reading excluded.
 
 use std::error::Error;
 use std::hint::black_box;
+use std::time::Instant;
 
 use chrf_core::text::{for_each_char_unit, for_each_word_token};
 use chrf_core::{add_segment_statistics, Beta, Settings, Statistics};
@@ -30,7 +37,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let [_, mode, hyp_path, ref_path, rest @ ..] = args.as_slice() else {
         return Err(
-            "usage: chrf-floor chrf|chrf++|floor|floor++|read HYP REF [--one-segment]".into(),
+            "usage: chrf-floor chrf|chrf++|floor|floor++|decode|read HYP REF [--one-segment] [--timed]".into(),
         );
     };
     let one_segment = rest.iter().any(|a| a == "--one-segment");
@@ -40,13 +47,57 @@ fn main() -> Result<(), Box<dyn Error>> {
         return Err("the files differ in length".into());
     }
     let chars: usize = hyps.iter().chain(&refs).map(|s| s.chars().count()).sum();
-    match mode.as_str() {
+    if rest.iter().any(|a| a == "--timed") {
+        // The best of several passes, the first warming the buffers and caches.
+        // Batches of passes long enough for the scheduler's clock; the best batch's time a pass.
+        pass(mode, &hyps, &refs)?;
+        let mut best = f64::INFINITY;
+        for _ in 0..TIMED_BATCHES {
+            let (start, mut passes) = (thread_cpu_ns(), 0u32);
+            let took = loop {
+                pass(mode, &hyps, &refs)?;
+                passes += 1;
+                let took = thread_cpu_ns().saturating_sub(start);
+                if took >= TIMED_BATCH_NS {
+                    break took;
+                }
+            };
+            best = best.min(took as f64 / f64::from(passes));
+        }
+        println!("{best:.0} ns");
+    } else {
+        pass(mode, &hyps, &refs)?;
+    }
+    println!("{} segments, {chars} characters", hyps.len());
+    Ok(())
+}
+
+/// The CPU time of this thread so far: a shared machine's load does not count in it, where it
+/// inflates wall time. Linux's scheduler statistics (nanoseconds on the CPU, the first field);
+/// wall time from the first call elsewhere.
+fn thread_cpu_ns() -> u128 {
+    let on_cpu = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|stat| stat.split_whitespace().next()?.parse().ok());
+    on_cpu.unwrap_or_else(|| {
+        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_nanos()
+    })
+}
+
+/// Batches of a `--timed` run, the best of which is reported, and the CPU time of one.
+const TIMED_BATCHES: usize = 5;
+const TIMED_BATCH_NS: u128 = 200_000_000;
+
+/// One single-threaded pass of `mode` over the corpus.
+fn pass(mode: &str, hyps: &[String], refs: &[String]) -> Result<(), Box<dyn Error>> {
+    match mode {
         "chrf" | "chrf++" => {
             let words = if mode == "chrf++" { 2 } else { 0 };
             let settings = Settings::new(ORDER, words, Beta::integer(2)?)?;
             // As `Corpus::statistics` sums them: in place, on one thread.
             let mut total = Statistics::zeros(settings.order_count());
-            for (h, r) in hyps.iter().zip(&refs) {
+            for (h, r) in hyps.iter().zip(refs) {
                 add_segment_statistics(h, [r.as_str()], &settings, &mut total)?;
             }
             black_box(total);
@@ -54,7 +105,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "floor" | "floor++" => {
             let with_words = mode == "floor++";
             let mut floor = Floor::default();
-            let sum = hyps.iter().zip(&refs).fold(0u64, |sum, (h, r)| {
+            let sum = hyps.iter().zip(refs).fold(0u64, |sum, (h, r)| {
                 let mut sum = sum.wrapping_add(floor.segment(h));
                 sum = sum.wrapping_add(floor.segment(r));
                 if with_words {
@@ -64,10 +115,25 @@ fn main() -> Result<(), Box<dyn Error>> {
             });
             black_box(sum);
         }
+        "decode" => {
+            let mut units: Vec<u32> = Vec::new();
+            for text in hyps.iter().chain(refs) {
+                if units.len() < text.len() {
+                    units.resize(text.len(), 0);
+                }
+                let mut written = 0;
+                for_each_char_unit(text, false, |unit| {
+                    if let Some(slot) = units.get_mut(written) {
+                        *slot = unit;
+                        written += 1;
+                    }
+                });
+                black_box(&units[..written]);
+            }
+        }
         "read" => {} // the cost of reading the files, subtracted from the others
         other => return Err(format!("unknown mode {other}").into()),
     }
-    println!("{} segments, {chars} characters", hyps.len());
     Ok(())
 }
 
