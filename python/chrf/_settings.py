@@ -79,9 +79,8 @@ def constructed_in_new(cls: Checked) -> Checked:
 
 
 class _CompiledForm:
-    """``Settings.compiled``: built as the settings are (the last of their checks is
-    chrf-core's, of the compiled form) and stored in the instance's ``__dict__``, where later
-    lookups find it without a call (a descriptor without ``__set__`` yields to it).
+    """``Settings.compiled``: built on first use and stored in the instance's ``__dict__``,
+    where later lookups find it without a call (a descriptor without ``__set__`` yields to it).
 
     Not ``functools.cached_property``: on Python 3.11 it holds a lock while it builds, and a
     process forked meanwhile copies that lock held by a thread the child does not have, so the
@@ -125,7 +124,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         # Python checks each option's type and range (by the table's kind of it); chrf-core
-        # checks the invariants (both orders 0, say) as the compiled form is built, below.
+        # checks the invariants (both orders 0, say), with their messages, below.
         for option in OPTIONS:
             checked = _CHECKS[option.kind](option, getattr(self, option.name))
             object.__setattr__(self, option.name, checked)
@@ -134,7 +133,7 @@ class Settings:
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
                 "it cannot be combined with averaging='per_order_f'"
             )
-        _ = self.compiled
+        Config(self)  # chrf-core's checks; the compiled form itself is built on first use
 
     def _identity(self) -> tuple[object, ...]:
         # β's kind with its value: 0.1 == Fraction(0.1), yet 1 + β² rounds differently for them.
@@ -148,13 +147,13 @@ class Settings:
     def __hash__(self) -> int:
         return hash(self._identity())
 
-    #: The settings in the compiled core's terms, built with them and kept with them (never
+    #: The settings in the compiled core's terms, built on first use and kept with them (never
     #: pickled: a pickle holds the fields alone).
     compiled = _CompiledForm()
 
     def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
         # A constructor call, which runs every check: a pickle can hold anything. The fields
-        # alone: the compiled form is built again as the settings are.
+        # alone: the compiled form is built again where it is used.
         return Settings, tuple(getattr(self, field.name) for field in fields(self))
 
     def __getstate__(self) -> dict[str, Any]:
@@ -166,7 +165,6 @@ class Settings:
         checked = Settings(**state_dict(state, "Settings"))
         for field in fields(self):
             object.__setattr__(self, field.name, getattr(checked, field.name))
-        self.__dict__["compiled"] = checked.compiled  # not the one of the defaults __new__ built
 
     def options(self) -> Options:
         """The keyword arguments that give these settings back (``Settings(**s.options())``)."""
@@ -352,11 +350,11 @@ _CHECKS: dict[str, Callable[[Any, object], Any]] = {
     "choice": _averaging,
 }
 _FIELDS = frozenset(field.name for field in fields(Settings))
-# Compiled while this module is imported (settings are compiled as they are made): the first
-# compilation starts the binding's one-time set-up (the Fraction type it converts β from), and a
-# process forked by another thread in the middle of that set-up would leave its child waiting
-# for it forever. An import under way is what the fork hook (`chrf._threads.before_fork`) waits
-# for.
 DEFAULT_SETTINGS = Settings()
+# Compiled while this module is imported: the first compilation starts the binding's one-time
+# set-up (the Fraction type it converts β from), and a process forked by another thread in the
+# middle of that set-up would leave its child waiting for it forever. An import under way is
+# what the fork hook (`chrf._threads.before_fork`) waits for.
+_ = DEFAULT_SETTINGS.compiled
 
 Settings.__doc__ = with_paragraph(Settings.__doc__ or "", options_doc())
