@@ -5,10 +5,10 @@ compiled extension: the binding's signatures come from ``python/chrf/_chrf.pyi``
 ``help()`` shows would be lost or garbled:
 
 * the options paragraph that ``chrf._settings`` appends to ``Settings`` at import: added here
-  from the same function (``chrf/_options_doc.py``, loaded by its path: it imports nothing of
-  chrf), so the text is the one ``help()`` prints. ``help()`` of each entry point shows the
-  paragraph too; the reference shows it once, under ``Settings``, and each entry point links to
-  it;
+  from the same function (``chrf/_options.py``, the option table, loaded by its path: it
+  imports nothing of chrf), so the text is the one ``help()`` prints. ``help()`` of each entry
+  point shows the paragraph too; the reference shows it once, under ``Settings``, and each
+  entry point links to it;
 * the docstrings' reStructuredText roles and definition lists: ``:func:`x``` becomes a link to
   ``x``'s entry when the reference documents it (plain code otherwise), and a line holding only
   ````name=default```` followed by indented lines becomes a Markdown definition list
@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -38,6 +39,7 @@ def _load(name: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {PACKAGE / name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # where dataclasses look its annotations up
     spec.loader.exec_module(module)
     return module
 
@@ -53,8 +55,7 @@ def _public_names() -> set[str]:
     raise ValueError("chrf/__init__.py has no __all__")
 
 
-_OPTIONS_DOC = _load("_options_doc")
-_KEYWORDS = _load("_keywords")
+_OPTIONS = _load("_options")
 
 #: Names the API reference documents, as ``chrf.NAME``: roles naming them become links.
 DOCUMENTED = _public_names()
@@ -97,14 +98,14 @@ def _options_paragraph(obj: griffe.Object) -> str | None:
 
 
 def _settings_paragraph(settings: griffe.Object) -> str:
-    """The options paragraph of ``Settings``: its fields' defaults, read from the source."""
-    meanings = _OPTIONS_DOC.OPTION_MEANINGS
-    defaults = {
-        name: ast.literal_eval(str(member.value))
+    """The options paragraph of ``Settings``: its fields, in the order of the source, with the
+    option table's defaults and meanings."""
+    order = tuple(
+        name
         for name, member in settings.members.items()
-        if name in meanings and member.is_attribute
-    }
-    paragraph: str = _OPTIONS_DOC.options_paragraph(defaults, _KEYWORDS.ALIASES)
+        if name in _OPTIONS.BY_NAME and member.is_attribute
+    )
+    paragraph: str = _OPTIONS.options_paragraph(order)
     return paragraph
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import pickle
+import re
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -239,3 +240,63 @@ def test_settings_own_their_compiled_form_and_pickle_without_it() -> None:
     restored = pickle.loads(pickle.dumps(settings))
     assert restored == settings
     assert "compiled" not in vars(restored)
+
+
+# One option table (issue 35): an option is declared once, in chrf._options
+
+#: The files that may spell an option's name (as a word, in code or text), and why each does.
+#: Adding an option spells it in the first group only; the rest use or show it.
+OPTION_PLACES = {
+    # declared: the table, Settings' field (and its typed keywords), the binding's conversion
+    # into the core, and the core's Settings
+    "python/chrf/_options.py",
+    "python/chrf/_settings.py",
+    "rust/chrf-py/src/config.rs",
+    "rust/chrf-core/src/settings.rs",
+    # shown: the signature's field, the drop-in's sacreBLEU signature (its keyword arguments)
+    "python/chrf/_signature.py",
+    "python/chrf/_sacrebleu.py",
+}
+#: The most files each option's name may be spelled in. Beyond the declarations and texts above
+#: (6), every option is spelled where it is used: the core's computations and their tests, the
+#: independent reference implementation (python/chrf/_reference), and, for averaging, the JSON
+#: contract's own field and a docstring (15 files; 17 before the table). eps_smoothing, a
+#: float-only mode, is also refused by name where no float exists (the exact entry points,
+#: --breakdown, comparisons, statistics) and is the name of evaluate's, mbrs' and mbr's own
+#: argument in the three integrations' signatures (23; 25 before). count_hyp_without_ref is
+#: the core's rule in each counting path (14, as before: no mapping spelled it).
+MAX_OPTION_FILES = {"averaging": 15, "eps_smoothing": 23, "count_hyp_without_ref": 14}
+
+
+def files_spelling(name: str) -> set[str]:
+    pattern = re.compile(rf"\b{name}\b")
+    paths = [*PACKAGE.rglob("*.py"), *(ROOT / "rust").rglob("*.rs")]
+    return {
+        path.relative_to(ROOT).as_posix()
+        for path in paths
+        if pattern.search(path.read_text(encoding="utf-8"))
+    }
+
+
+@pytest.mark.parametrize("name", sorted(MAX_OPTION_FILES))
+def test_an_option_is_declared_once_and_spelled_in_few_files(name: str) -> None:
+    spelled = files_spelling(name)
+    assert {"python/chrf/_options.py", "python/chrf/_settings.py"} <= spelled
+    assert len(spelled) <= MAX_OPTION_FILES[name], sorted(spelled - OPTION_PLACES)
+
+
+def test_the_cli_and_the_integrations_name_options_through_the_table() -> None:
+    # The command line's chrF flags and the integrations' renamings are the table's: none of
+    # these modules spells an option's flag or its other library's name itself.
+    for module in ("cli/specs.py", "cli/options.py", "torchmetrics.py", "mbrs.py", "zurich_mbr.py"):
+        text = (PACKAGE / module).read_text(encoding="utf-8")
+        assert "--chrf-beta" not in text, module
+        assert '"include_whitespace"' not in text, module
+
+
+def test_every_registered_subcommand_has_its_parser_and_runner() -> None:
+    from chrf.cli.commands import SUBCOMMANDS, loaded
+
+    for name, entry in SUBCOMMANDS.items():
+        assert loaded(entry.parser)().prog == f"chrf {name}"
+        assert callable(loaded(entry.runner))

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import chrf
-from chrf._options_doc import OPTION_MEANINGS
+from chrf._options import BY_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every page a user reads: the README and the documentation site's sources.
@@ -251,5 +251,5 @@ def test_help_explains_every_option_with_its_default(documented: object) -> None
             assert "``eps_smoothing=" not in doc  # no exact form: not an option there
             continue
         assert f"``{field.name}={field.default!r}``" in doc, field.name
-        meaning = " ".join(OPTION_MEANINGS[field.name].split()[:4])
+        meaning = " ".join(BY_NAME[field.name].meaning.split()[:4])
         assert meaning in " ".join(doc.split()), field.name

@@ -7,12 +7,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from chrf import _core
+from chrf._options import names_in
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
     from chrf._core import Counts, ExactComponents, ExactOrder
 
 NgramType = Literal["char", "word"]
+
+#: The settings the contract's output object holds (spec §6), in its order.
+CONTRACT_OPTIONS = tuple(names_in("contract").values())
 
 
 def fraction_text(value: Fraction | None) -> str | None:
@@ -82,14 +86,10 @@ class Components:
     def to_dict(self) -> dict[str, Any]:
         """The ``chrf-components`` 1.0.0 output object (spec §6), keys in the contract's order."""
         s = self.settings
-        beta = s.beta if isinstance(s.beta, int) else fraction_text(s.beta_fraction)
+        settings = {name: getattr(s, name) for name in CONTRACT_OPTIONS}
+        settings["beta"] = s.beta if isinstance(s.beta, int) else fraction_text(s.beta_fraction)
         return {
-            "char_order": s.char_order,
-            "word_order": s.word_order,
-            "beta": beta,
-            "lowercase": s.lowercase,
-            "include_whitespace": s.include_whitespace,
-            "averaging": s.averaging,
+            **settings,
             "segment_count": self.segment_count,
             "orders": [order.to_dict() for order in self.orders],
             "effective_order_count": self.effective_order_count,

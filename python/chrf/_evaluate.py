@@ -7,7 +7,8 @@ from typing import TypedDict
 
 from chrf import _service
 from chrf._inputs import Texts
-from chrf._settings import Beta, Options, settings_of
+from chrf._options import renamed
+from chrf._settings import Beta, settings_of
 
 
 class EvaluateResult(TypedDict):
@@ -37,16 +38,15 @@ def compute(
     ``predictions[i]``. Unlike evaluate, predictions may have different numbers of references
     (evaluate raises ValueError). ``score`` is sacreBLEU's corpus score, as evaluate gives it.
     """
-    settings = settings_of(
-        Options(
-            char_order=char_order,
-            word_order=word_order,
-            beta=beta,
-            lowercase=lowercase,
-            include_whitespace=whitespace,
-            eps_smoothing=eps_smoothing,
-        )
-    )
+    options = {
+        "char_order": char_order,
+        "word_order": word_order,
+        "beta": beta,
+        "lowercase": lowercase,
+        "whitespace": whitespace,
+        "eps_smoothing": eps_smoothing,
+    }
+    settings = settings_of(renamed("evaluate", options))  # type: ignore[arg-type]
     corpus = _service.read(settings, predictions, references, "per_hypothesis")
     value = _service.score(settings, corpus)
     return {"score": value, "char_order": char_order, "word_order": word_order, "beta": beta}

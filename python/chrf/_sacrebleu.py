@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import operator
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from chrf import _service
-from chrf._core import VERSION as CORE_VERSION
 from chrf._inputs import References, Texts
 from chrf._messages import shown
+from chrf._options import named_by, renamed
 from chrf._service import Corpus
-from chrf._settings import Averaging, Beta, Settings, score_name
+from chrf._settings import Averaging, Beta, Settings
+from chrf._signature import ABBREVIATIONS, CHRFScore, formatted, score_name, signature_info
+from chrf._signature import SIGNATURE_VERSION as SIGNATURE_VERSION  # the tests' name of it
+from chrf._signature import VERSION as VERSION
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "score_name"]
 
-VERSION = CORE_VERSION
 _new_score = object.__new__
-SIGNATURE_VERSION = f"chrf-{VERSION}"
 
 
 class CHRFSignature:
@@ -34,56 +35,14 @@ class CHRFSignature:
             raise TypeError(f"metric must be a chrf.CHRF, not {type(metric).__name__}")
         if metric.num_refs is None:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
-        self._abbr = {
-            "version": "v",
-            "nrefs": "#",
-            "test": "t",
-            "lang": "l",
-            "subset": "S",
-            "origlang": "o",
-            "bs": "bs",
-            "ar": "ar",
-            "seed": "rs",
-            "case": "c",
-            "eff": "e",
-            "nc": "nc",
-            "nw": "nw",
-            "space": "s",
-            "avg": "a",
-            "hypnoref": "hnr",
-        }
-        s = metric.settings
-        self.info: dict[str, Any] = {
-            "version": SIGNATURE_VERSION,
-            "nrefs": "var" if metric.num_refs == -1 else metric.num_refs,
-            "bs": metric.n_bootstrap,
-            "ar": None,
-            "seed": metric.seed,
-            "test": None,
-            "lang": None,
-            "origlang": None,
-            "subset": None,
-            "case": "lc" if s.lowercase else "mixed",
-            "eff": "no" if s.eps_smoothing else "yes",
-            "nc": s.char_order,
-            "nw": s.word_order,
-            "space": "yes" if s.include_whitespace else "no",
-            "avg": None if s.averaging == "precision_recall" else s.averaging,
-            "hypnoref": "count" if s.count_hyp_without_ref else None,
-        }
+        self._abbr = dict(ABBREVIATIONS)
+        self.info: dict[str, Any] = signature_info(
+            metric.settings, metric.num_refs, metric.n_bootstrap, metric.seed
+        )
 
     def format(self, short: bool = False) -> str:
         """``key:value`` pairs joined by ``|``, None values left out, the version last."""
-        pairs = []
-        keys = [key for key in self.info if key != "version"] + ["version"]
-        for key in keys:
-            value = self.info[key]
-            if value is None:
-                continue
-            if isinstance(value, bool):
-                value = "yes" if value else "no"
-            pairs.append(f"{self._abbr[key] if short else key}:{value}")
-        return "|".join(pairs)
+        return formatted(self.info, short)
 
     def update(self, key: str, value: Any) -> None:
         """Sets one field of the signature, as sacreBLEU's ``Signature.update`` does."""
@@ -91,84 +50,6 @@ class CHRFSignature:
 
     def __str__(self) -> str:
         return self.format()
-
-    def __repr__(self) -> str:
-        return self.format()
-
-
-class CHRFScore:
-    """A chrF score as sacreBLEU prints it: ``chrF2 = 64.64``, ``chrF2++ = 62.24``."""
-
-    def __init__(
-        self, score: float, char_order: int, word_order: int, beta: Beta, name: str | None = None
-    ) -> None:
-        self.beta = beta
-        self.char_order = char_order
-        self.word_order = word_order
-        # `name` is `score_name(beta, word_order)`, which `CHRF` passes in, formatted once per
-        # metric rather than once per sentence score.
-        self.name = score_name(beta, word_order) if name is None else name
-        self.score = score
-        self._mean = -1.0
-        self._ci = -1.0
-        self._verbose = ""
-
-    def format(
-        self,
-        width: int = 2,
-        score_only: bool = False,
-        signature: str = "",
-        is_json: bool = False,
-    ) -> str:
-        """sacreBLEU's `Score.format`, character for character."""
-        sc = f"{self.score:.{width}f}"
-        if score_only and self._mean <= 0:
-            return sc  # the common case of --sentence-level -b, a million times over
-        d: dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
-        if self._mean > 0:
-            confidence_mean = f"{self._mean:.{width}f}"
-            confidence_var = f"{self._ci:.{width}f}"
-            confidence_str = f"μ = {confidence_mean} ± {confidence_var}"
-            sc += f" ({confidence_str})"
-            if is_json:
-                d["confidence_mean"] = float(confidence_mean)
-                d["confidence_var"] = float(confidence_var)
-                d["confidence"] = confidence_str
-        full_score = f"{self.name}|{signature}" if signature else self.name
-        full_score = f"{full_score} = {sc}"
-        if self._verbose:
-            full_score += f" {self._verbose}"
-            d["verbose_score"] = self._verbose
-        if score_only:
-            return sc
-        if is_json:
-            import json  # only here: most scores are never printed as JSON
-
-            for param in signature.split("|"):
-                key, value = param.split(":")
-                d[key] = value
-            return json.dumps(d, indent=1, ensure_ascii=False)
-        return full_score
-
-    def estimate_ci(self, scores: Sequence[Any]) -> None:
-        """Mean and half-width of the 95% interval of bootstrap scores (sacreBLEU's rule)."""
-        try:
-            raw_scores = sorted(getattr(s, "score", s) for s in scores)
-        except TypeError:
-            if isinstance(scores, Iterable):
-                raise  # scores that do not compare: the caller's own error
-            kind = type(scores).__name__
-            raise TypeError(f"scores must be an iterable of scores, not {kind}") from None
-        if not raw_scores:
-            raise ValueError("scores must not be empty")
-        n = len(raw_scores)
-        lower_idx = n // 40
-        upper_idx = n - lower_idx - 1
-        lower, upper = raw_scores[lower_idx], raw_scores[upper_idx]
-        self._ci = 0.5 * (upper - lower)
-        import statistics  # only here: it is a slow import, and bootstrap runs are rare
-
-        self._mean = statistics.mean(raw_scores)
 
     def __repr__(self) -> str:
         return self.format()
@@ -200,16 +81,17 @@ class CHRF:
         averaging: Averaging = Settings.averaging,
         count_hyp_without_ref: bool = Settings.count_hyp_without_ref,
     ) -> None:
-        self.settings = Settings(
-            char_order=char_order,
-            word_order=word_order,
-            beta=beta,
-            lowercase=lowercase,
-            include_whitespace=whitespace,
-            averaging=averaging,
-            eps_smoothing=eps_smoothing,
-            count_hyp_without_ref=count_hyp_without_ref,
-        )
+        given = {
+            "char_order": char_order,
+            "word_order": word_order,
+            "beta": beta,
+            "lowercase": lowercase,
+            "whitespace": whitespace,
+            "eps_smoothing": eps_smoothing,
+            "averaging": averaging,
+            "count_hyp_without_ref": count_hyp_without_ref,
+        }
+        self.settings = Settings(**renamed("sacrebleu", given))
         self.char_order = self.settings.char_order
         self.word_order = self.settings.word_order
         self.beta = self.settings.beta
@@ -230,16 +112,7 @@ class CHRF:
         """The metric of a :class:`chrf.Settings`."""
         if not isinstance(settings, Settings):
             raise TypeError(f"settings must be a chrf.Settings, not {type(settings).__name__}")
-        return cls(
-            settings.char_order,
-            settings.word_order,
-            settings.beta,
-            settings.lowercase,
-            settings.include_whitespace,
-            settings.eps_smoothing,
-            averaging=settings.averaging,
-            count_hyp_without_ref=settings.count_hyp_without_ref,
-        )
+        return cls(**named_by("sacrebleu", settings.options()))
 
     def _streams(self, references: References) -> list[list[object]]:
         streams, self.num_refs = _service.reference_streams(references)

@@ -8,18 +8,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from numbers import Integral, Rational
-from typing import Any, Literal, TypeAlias, TypedDict, TypeVar, overload
+from typing import Any, TypedDict, TypeVar, overload
 
+from chrf import _options
 from chrf._core import Config
-from chrf._keywords import ALIASES, entry_point, resolved
 from chrf._messages import shown
 from chrf._numbers import is_bool
-from chrf._options_doc import options_paragraph, with_paragraph
+from chrf._options import (
+    AVERAGINGS,
+    OPTIONS,
+    Averaging,
+    Beta,
+    Option,
+    entry_point,
+    options_paragraph,
+    resolved,
+    with_paragraph,
+)
 
-Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
-Beta: TypeAlias = int | Fraction | float
-
-AVERAGINGS: tuple[Averaging, ...] = ("precision_recall", "per_order_f")
+__all__ = ["AVERAGINGS", "Averaging", "Beta", "Settings", "settings_of"]
 #: β's numerator and denominator may have this many bits: enough for the exact ratio of every
 #: float, and few enough that signatures, "p/q" texts and error messages can write them out.
 MAX_BETA_BITS = 4096
@@ -105,36 +112,28 @@ class Settings:
     Fraction β takes sacreBLEU's bootstrap arithmetic into double precision.
     """
 
-    char_order: int = 6
-    word_order: int = 0
-    beta: Beta = 2
-    lowercase: bool = False
-    include_whitespace: bool = False
-    averaging: Averaging = "precision_recall"
-    eps_smoothing: bool = False
-    count_hyp_without_ref: bool = False
+    # Positional order: the pickles of `__reduce__` hold the fields in it.
+    char_order: int = _options.CHAR_ORDER.default
+    word_order: int = _options.WORD_ORDER.default
+    beta: Beta = _options.BETA.default
+    lowercase: bool = _options.LOWERCASE.default
+    include_whitespace: bool = _options.INCLUDE_WHITESPACE.default
+    averaging: Averaging = _options.AVERAGING.default
+    eps_smoothing: bool = _options.EPS_SMOOTHING.default
+    count_hyp_without_ref: bool = _options.COUNT_HYP_WITHOUT_REF.default
 
     def __post_init__(self) -> None:
-        for name in ("char_order", "word_order"):
-            object.__setattr__(self, name, _order(name, getattr(self, name)))
-        if self.char_order == 0 and self.word_order == 0:
-            raise ValueError("char_order and word_order must not both be 0")
-        object.__setattr__(self, "beta", _beta(self.beta))
-        for name in ("lowercase", "include_whitespace", "eps_smoothing", "count_hyp_without_ref"):
-            value = getattr(self, name)
-            if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
-                raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
-            object.__setattr__(self, name, bool(value))
-        if not isinstance(self.averaging, str) or self.averaging not in AVERAGINGS:
-            raise ValueError(
-                "averaging must be 'precision_recall' or 'per_order_f', "
-                f"not {shown(self.averaging)}"
-            )
+        # Python checks each option's type and range (by the table's kind of it); chrf-core
+        # checks the invariants (both orders 0, say), with their messages, below.
+        for option in OPTIONS:
+            checked = _CHECKS[option.kind](option, getattr(self, option.name))
+            object.__setattr__(self, option.name, checked)
         if self.eps_smoothing and self.averaging != "precision_recall":
             raise ValueError(
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
                 "it cannot be combined with averaging='per_order_f'"
             )
+        Config(self)  # chrf-core's checks; the compiled form itself is built on first use
 
     def _identity(self) -> tuple[object, ...]:
         # β's kind with its value: 0.1 == Fraction(0.1), yet 1 + β² rounds differently for them.
@@ -169,16 +168,8 @@ class Settings:
 
     def options(self) -> Options:
         """The keyword arguments that give these settings back (``Settings(**s.options())``)."""
-        return Options(
-            char_order=self.char_order,
-            word_order=self.word_order,
-            beta=self.beta,
-            lowercase=self.lowercase,
-            include_whitespace=self.include_whitespace,
-            averaging=self.averaging,
-            eps_smoothing=self.eps_smoothing,
-            count_hyp_without_ref=self.count_hyp_without_ref,
-        )
+        options: Options = self.__getstate__()  # type: ignore[assignment]  # its fields
+        return options
 
     @property
     def beta_fraction(self) -> Fraction:
@@ -275,8 +266,7 @@ def with_options_doc(*, exact: bool = False) -> Callable[[Documented], Documente
 
 def options_doc(*, exact: bool = False) -> str:
     """The paragraph `with_options_doc` appends: each option, its default and its meaning."""
-    defaults = {field.name: field.default for field in fields(Settings)}
-    return options_paragraph(defaults, ALIASES, exact=exact)
+    return options_paragraph(tuple(field.name for field in fields(Settings)), exact=exact)
 
 
 def exact_settings(options: ExactOptions) -> Settings:
@@ -289,8 +279,9 @@ def exact_settings(options: ExactOptions) -> Settings:
     return settings_of(options)
 
 
-def _order(name: str, value: object) -> int:
+def _order(option: Option[int], value: object) -> int:
     """An order as a plain int (NumPy integers welcome; bools and floats refused)."""
+    name = option.name
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an int, not bool")
     try:
@@ -302,7 +293,21 @@ def _order(name: str, value: object) -> int:
     return order
 
 
-def _beta(beta: object) -> Beta:
+def _bool(option: Option[bool], value: object) -> bool:
+    if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
+        raise TypeError(f"{option.name} must be a bool, not {type(value).__name__}")
+    return bool(value)
+
+
+def _averaging(option: Option[Averaging], value: object) -> Averaging:
+    if not isinstance(value, str) or value not in AVERAGINGS:
+        raise ValueError(
+            f"averaging must be 'precision_recall' or 'per_order_f', not {shown(value)}"
+        )
+    return value
+
+
+def _beta(option: Option[Beta], beta: object) -> Beta:
     """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
     value = _exact_beta(beta)
     if value < 0:
@@ -338,6 +343,12 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
         return math.inf
 
 
+_CHECKS: dict[str, Callable[[Any, object], Any]] = {
+    "order": _order,
+    "beta": _beta,
+    "bool": _bool,
+    "choice": _averaging,
+}
 _FIELDS = frozenset(field.name for field in fields(Settings))
 DEFAULT_SETTINGS = Settings()
 # Compiled while this module is imported: the first compilation starts the binding's one-time

@@ -8,9 +8,9 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from chrf import _core
-from chrf._keywords import entry_point
 from chrf._messages import shown
 from chrf._numbers import is_bool
+from chrf._options import entry_point
 from chrf._settings import Settings, constructed_in_new, settings_of, state_dict
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from typing import Any
 
 from chrf._api import components
 from chrf._messages import shown
+from chrf._options import BY_NAME, names_in
 
 __all__ = ["CONTRACT", "ContractError", "dumps", "evaluate", "evaluate_json"]
 
@@ -26,14 +27,8 @@ MAX_REQUEST_BYTES = 16 * 2**20
 #: JSON integers longer than this are not converted (no field takes one; converting a long one
 #: takes quadratic time, and beyond Python's int-to-str digit limit it raises).
 MAX_INTEGER_DIGITS = 100
-DEFAULTS: dict[str, Any] = {
-    "char_order": 6,
-    "word_order": 0,
-    "beta": 2,
-    "lowercase": False,
-    "include_whitespace": False,
-    "averaging": "precision_recall",
-}
+#: The options a request may give, in the contract's order, with their defaults (chrf's).
+DEFAULTS: dict[str, Any] = {name: BY_NAME[name].default for name in names_in("contract").values()}
 REQUIRED = ("hypotheses", "references")
 KEYS = (*REQUIRED, *DEFAULTS)
 INTEGER_RANGES = {"char_order": (0, 10), "word_order": (0, 4), "beta": (1, 16)}

@@ -13,13 +13,14 @@ the scores are sacreBLEU's (as mbrs' default backend gives them), chrF++ and mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from chrf import _service
 from chrf._lprobs import weights_of_lprobs
 from chrf._messages import missing_extra
+from chrf._options import names_in
 from chrf._settings import settings_of
 
 try:
@@ -59,14 +60,7 @@ class MetricChrF(MetricAggregatable):  # type: ignore[misc]
 
     def __init__(self, cfg: MetricChrF.Config) -> None:
         super().__init__(cfg)
-        options: dict[str, Any] = {
-            "char_order": cfg.char_order,
-            "word_order": cfg.word_order,
-            "beta": cfg.beta,
-            "lowercase": cfg.lowercase,
-            "include_whitespace": cfg.whitespace,
-            "eps_smoothing": cfg.eps_smoothing,
-        }
+        options = {name: getattr(cfg, theirs) for theirs, name in names_in("mbrs").items()}
         self.settings = settings_of(options)  # type: ignore[arg-type]  # bad options fail here
 
     def score(self, hypothesis: str, reference: str, *_: object, **__: object) -> float:

@@ -15,6 +15,7 @@ from typing import Any
 
 from chrf import _service
 from chrf._messages import missing_extra
+from chrf._options import renamed
 from chrf._settings import settings_of
 from chrf._statistics import Statistics
 
@@ -67,15 +68,14 @@ class CHRFScore(Metric):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.settings = settings_of(
-            {
-                "char_order": n_char_order,
-                "word_order": n_word_order,
-                "beta": beta,
-                "lowercase": lowercase,
-                "include_whitespace": whitespace,
-            }
-        )
+        options = {
+            "n_char_order": n_char_order,
+            "n_word_order": n_word_order,
+            "beta": beta,
+            "lowercase": lowercase,
+            "whitespace": whitespace,
+        }
+        self.settings = settings_of(renamed("torchmetrics", options))  # type: ignore[arg-type]
         self.return_sentence_level_score = return_sentence_level_score
         zeros = torch.zeros((self.settings.order_count, 3, LIMBS), dtype=torch.int64)
         self.add_state("counts", zeros, dist_reduce_fx="sum")

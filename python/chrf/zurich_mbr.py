@@ -16,6 +16,7 @@ from typing import Any
 
 from chrf import _service
 from chrf._messages import missing_extra
+from chrf._options import names_in
 from chrf._settings import Settings, settings_of
 
 try:
@@ -28,14 +29,7 @@ except ImportError as error:
 __all__ = ["MetricRunner"]
 
 #: evaluate's chrF arguments, and chrf's names for them.
-EVALUATE_OPTIONS = {
-    "char_order": "char_order",
-    "word_order": "word_order",
-    "beta": "beta",
-    "lowercase": "lowercase",
-    "whitespace": "include_whitespace",
-    "eps_smoothing": "eps_smoothing",
-}
+EVALUATE_OPTIONS = names_in("evaluate")
 
 
 class MetricRunner(mbr.MetricRunner):  # type: ignore[misc]

@@ -10,14 +10,16 @@ A command name that is also a file or folder in the working folder is that file,
 as sacreBLEU reads it; `chrf --command NAME ...` always runs the command, and `./NAME` is always
 the file (`chrf.cli.outcome.command_of`).
 
-The package: `outcome` (which command runs, `COMMANDS`, and exit statuses: every failure one
-line on stderr), `specs` (argparse's spec of every command), `options` (the typed `Options` and
-`Inputs` built from them), `values` (option values), `reading` (files and standard input),
-`testsets` (sacreBLEU's test sets), `modes` (the scoring modes), `components`, `selftest`,
-`explain` and `report` (the other commands; `systems`, what the last two share), `render` (what
-is printed) and `io` (writing, and failing, one line at a time). Nothing is imported here but
-`os`, `signal`, `sys` and `_thread`: Ctrl-C is handled from the first line of `main` on, and
-handling it imports nothing (an import is a window where a further Ctrl-C lands in importlib).
+The package: `commands` (the registry: each subcommand, its parser and its runner), `outcome`
+(which command runs, and exit statuses: every failure one line on stderr), `specs` (argparse's
+spec of every command; the chrF settings' flags come from the option table, `chrf._options`),
+`options` (the typed `Options` and `Inputs` built from them), `values` (option values),
+`reading` (files and standard input), `testsets` (sacreBLEU's test sets), `modes` (the scoring
+modes), `components`, `selftest`, `explain` and `report` (the other commands; `systems`, what
+the last two share), `render` (what is printed) and `io` (writing, and failing, one line at a
+time). Nothing is imported here but `os`, `signal`, `sys` and `_thread`: Ctrl-C is handled from
+the first line of `main` on, and handling it imports nothing (an import is a window where a
+further Ctrl-C lands in importlib).
 """
 
 from __future__ import annotations

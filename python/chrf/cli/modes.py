@@ -10,14 +10,15 @@ their size.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from chrf import _service
-from chrf._sacrebleu import CHRF, CHRFScore
-from chrf._settings import Settings, score_name
+from chrf._settings import Settings
+from chrf._signature import CHRFScore, formatted, score_name, signature_info
 from chrf._statistics import Statistics
 from chrf.cli import render
 from chrf.cli.io import CliError, write_line
-from chrf.cli.options import Options, PairedTest
+from chrf.cli.options import Options, PairedTest, score_options
 from chrf.cli.reading import (
     References,
     System,
@@ -29,7 +30,13 @@ from chrf.cli.reading import (
     whole_corpus,
 )
 
-__all__ = ["score"]
+__all__ = ["score", "score_command"]
+
+
+def score_command(args: list[str], hint: str = "") -> int:
+    """The scoring command on its arguments; `hint` ends argparse's errors (see
+    `chrf.cli.outcome.command_of`)."""
+    return score(score_options(args, hint))
 
 
 def score(options: Options) -> int:
@@ -73,27 +80,34 @@ def references_of(options: Options) -> References:
 def single_system(options: Options, refs: References, system: System) -> int:
     """One system's corpus score (with a bootstrap interval under --confidence)."""
     settings = options.settings
-    metric = metric_of(settings, refs.count)
+    info = signature_info(settings, refs.count)
     if options.confidence:
-        result, stats = confidence_score(options, metric, refs, system)
+        result, stats = confidence_score(options, info, refs, system)
     else:
         stats = streamed_statistics(settings, system, refs)
         result = score_of(settings, stats.score())
-    signature = metric.get_signature().format(options.short if options.format != "json" else False)
+    signature = formatted(info, options.short if options.format != "json" else False)
     breakdown = stats.components() if options.breakdown else None
     write_line(render.corpus_score(result, signature, options, breakdown))
     return 0
 
 
 def confidence_score(
-    options: Options, metric: CHRF, refs: References, system: System
+    options: Options, info: dict[str, Any], refs: References, system: System
 ) -> tuple[CHRFScore, Statistics]:
-    """sacreBLEU's bootstrap interval needs every segment in memory, to resample them."""
-    c = whole_corpus(system, refs)
-    result = metric.corpus_score(
-        c.hypotheses, c.references, n_bootstrap=options.confidence_n, progress=not options.quiet
-    )
-    return result, _service.statistics(options.settings, c.corpus(options.settings))
+    """sacreBLEU's bootstrap interval, which needs every segment in memory to resample them; its
+    resample count and seed go into the signature `info` (1 or less: no interval, as in
+    sacreBLEU)."""
+    settings = options.settings
+    corpus = whole_corpus(system, refs).corpus(settings)
+    result = score_of(settings, _service.score(settings, corpus))
+    if options.confidence_n > 1:
+        seed, samples = _service.bootstrap(
+            settings, corpus, options.confidence_n, not options.quiet
+        )
+        result.estimate_ci(samples)
+        info.update(bs=options.confidence_n, seed=seed)
+    return result, _service.statistics(settings, corpus)
 
 
 def streamed_statistics(settings: Settings, system: System, refs: References) -> Statistics:
@@ -120,7 +134,7 @@ def sentence_level(options: Options, refs: References, system: System) -> int:
     """One score per segment, written chunk by chunk as the files stream (as a list of
     floats: formatting them needs no NumPy, which only --breakdown loads)."""
     settings = options.settings
-    signature = metric_of(settings, refs.count).get_signature().format(options.short)
+    signature = formatted(signature_info(settings, refs.count), options.short)
     if options.breakdown:
         return sentence_breakdowns(options, refs, system, signature)
     name = metric_name(settings)
@@ -158,10 +172,9 @@ def sentence_breakdowns(options: Options, refs: References, system: System, sign
 
 def many_systems(options: Options, refs: References, systems: list[System]) -> int:
     settings = options.settings
-    metric = metric_of(settings, refs.count)
     totals = [streamed_statistics(settings, system, refs) for system in systems]
     scores = [total.score() for total in totals]
-    signature = metric.get_signature().format(options.short)
+    signature = formatted(signature_info(settings, refs.count), options.short)
     names = [system.name for system in systems]
     blocks = render.systems_table(names, scores, metric_name(settings), signature, options)
     if options.breakdown:
@@ -179,16 +192,15 @@ def paired_test(options: Options, test: PairedTest, refs: References, systems: l
     settings = options.settings
     corpora = [segments.corpus(settings) for segments in whole_corpora(systems, refs)]
     seed, results = run(settings, corpora, test.method, test.trials, not options.quiet)
-    signature = metric_of(settings, refs.count).get_signature()
-    signature.update("seed", seed)
-    signature.update(test.method, test.trials)
+    signature = signature_info(settings, refs.count, seed=seed)
+    signature[test.method] = test.trials
     names = (
         [f"Baseline: {systems[0].name}", *(s.name for s in systems[1:])]
         if options.inputs
         else ["Baseline", *(f"System {k}" for k in range(1, len(systems)))]  # sacreBLEU's stdin
     )
     blocks = render.paired_test(
-        names, results, metric_name(settings), signature.format(options.short), test, options
+        names, results, metric_name(settings), formatted(signature, options.short), test, options
     )
     if options.breakdown:
         breakdowns = [_service.components(settings, c) for c in corpora]
@@ -196,12 +208,6 @@ def paired_test(options: Options, test: PairedTest, refs: References, systems: l
     for block in blocks:
         write_line(block)
     return 0
-
-
-def metric_of(settings: Settings, num_refs: int) -> CHRF:
-    metric = CHRF.from_settings(settings)
-    metric.num_refs = num_refs
-    return metric
 
 
 def score_of(settings: Settings, value: float) -> CHRFScore:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chrf._messages import shown
+from chrf._options import OPTIONS
 from chrf._settings import Settings
 from chrf.cli.io import CliError, stderr_line
 from chrf.cli.specs import (
@@ -170,20 +171,14 @@ def paired_test_of(args: argparse.Namespace) -> PairedTest | None:
 
 
 def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
-    """The chrF settings of the parsed options; what Settings refuses is argparse's error."""
+    """The chrF settings of the parsed options (`chrf.cli.specs.add_chrf_settings` stores each
+    under its name); what Settings refuses is argparse's error."""
     if args.char_order == args.word_order == 0:
+        # chrf-core's rule, worded with the flags the user typed (Settings words it with the
+        # keyword arguments' names, and would add the prefix below).
         parser.error("--chrf-char-order and --chrf-word-order must not both be 0")
     try:
-        return Settings(
-            char_order=args.char_order,
-            word_order=args.word_order,
-            beta=args.beta,
-            lowercase=args.lowercase,
-            include_whitespace=args.whitespace,
-            averaging=args.averaging,
-            eps_smoothing=args.eps_smoothing,
-            count_hyp_without_ref=args.count_hyp_without_ref,
-        )
+        return Settings(**{option.name: getattr(args, option.name) for option in OPTIONS})
     except (ValueError, TypeError) as error:  # each option's own check came first
         parser.error(f"chrF settings: {error}")
 

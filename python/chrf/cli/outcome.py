@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from chrf._messages import shown
+from chrf.cli.commands import SUBCOMMANDS, loaded
 from chrf.cli.io import (
     CliError,
     OutputError,
@@ -21,8 +23,8 @@ from chrf.cli.io import (
 
 __all__ = ["COMMANDS", "Command", "command_of", "exit_status"]
 
-#: The commands besides scoring; each takes its arguments from its parser in `chrf.cli.specs`.
-COMMANDS = ("components", "selftest", "explain", "report", "serve", "mcp")
+#: The commands besides scoring, in the registry's order (`chrf.cli.commands`).
+COMMANDS = tuple(SUBCOMMANDS)
 
 #: Exit status of a process that SIGPIPE ended, as a shell reports it (128 + 13).
 CLOSED_PIPE = 128 + 13
@@ -122,28 +124,9 @@ def forced_command(args: list[str]) -> Command:
 
 def dispatch(command: Command) -> int:
     # Each command imports its own modules only: the scoring modes load for scoring alone.
-    args = command.args
-    if command.name == "components":
-        from chrf.cli.components import components_command
+    if command.name is not None:
+        run: Callable[[list[str]], int] = loaded(SUBCOMMANDS[command.name].runner)
+        return run(command.args)
+    from chrf.cli.modes import score_command
 
-        return components_command(args)
-    if command.name == "selftest":
-        from chrf.cli.selftest import selftest_command
-
-        return selftest_command(args)
-    if command.name == "explain":
-        from chrf.cli.explain import explain_command
-
-        return explain_command(args)
-    if command.name == "report":
-        from chrf.cli.report import report_command
-
-        return report_command(args)
-    if command.name in ("serve", "mcp"):
-        from chrf.cli.serve import mcp_command, serve_command
-
-        return (serve_command if command.name == "serve" else mcp_command)(args)
-    from chrf.cli.modes import score
-    from chrf.cli.options import score_options
-
-    return score(score_options(args, command.hint))
+    return score_command(command.args, command.hint)

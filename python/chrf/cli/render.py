@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from chrf._components import Components, fraction_text, six_decimals
-from chrf._sacrebleu import CHRFScore
+from chrf._signature import CHRFScore
 from chrf.cli.options import Options, PairedTest
 
 if TYPE_CHECKING:

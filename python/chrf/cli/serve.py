@@ -130,13 +130,18 @@ def run(uvicorn: Any, args: argparse.Namespace) -> None:
     )
 
 
-def mcp_command(argv: Sequence[str]) -> int:
-    Parser(
+def mcp_parser() -> argparse.ArgumentParser:
+    """`chrf mcp` takes no arguments, but answers --help."""
+    return Parser(
         prog="chrf mcp",
         description="Serve the chrf-components contract and its related tools as MCP tools "
         "over standard input and output, for a desktop agent to start. Needs the serve "
         "extra: " + EXTRA + ".",
-    ).parse_args(argv)
+    )
+
+
+def mcp_command(argv: Sequence[str]) -> int:
+    mcp_parser().parse_args(argv)
     try:
         from chrf.serve.mcp import serve_stdio
     except ImportError as error:

@@ -7,10 +7,11 @@ Namespace are `chrf.cli.options`; each option's value type is `chrf.cli.values`.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import chrf.cli.values as values
 from chrf import __version__ as VERSION
-from chrf._settings import AVERAGINGS, Settings
+from chrf._options import AVERAGINGS, OPTIONS
 from chrf.cli.io import Parser
 from chrf.contract import CONTRACT
 
@@ -207,63 +208,27 @@ def add_test_sets(t: argparse._ArgumentGroup) -> None:
 
 
 def add_chrf_settings(c: argparse._ArgumentGroup) -> None:
-    c.add_argument(
-        "--chrf-char-order",
-        "--char-order",
-        "-cc",
-        type=values.order,
-        default=Settings.char_order,
-        dest="char_order",
-        help="character n-gram orders",
-    )
-    c.add_argument(
-        "--chrf-word-order",
-        "--word-order",
-        "-cw",
-        type=values.order,
-        default=Settings.word_order,
-        dest="word_order",
-        help="word n-gram orders (2: chrF++)",
-    )
-    c.add_argument(
-        "--chrf-beta",
-        "--beta",
-        type=values.beta,
-        default=Settings.beta,
-        dest="beta",
-        help="recall's weight: an integer, a fraction p/q or a decimal (0: precision only)",
-    )
-    c.add_argument(
-        "--chrf-lowercase",
-        action="store_true",
-        dest="lowercase",
-        help="lowercase before scoring (Python's str.lower())",
-    )
-    c.add_argument(
-        "--chrf-whitespace",
-        "--whitespace",
-        action="store_true",
-        dest="whitespace",
-        help="keep whitespace in character n-grams",
-    )
-    c.add_argument(
-        "--chrf-eps-smoothing",
-        "--eps-smoothing",
-        action="store_true",
-        dest="eps_smoothing",
-        help="sacreBLEU's eps smoothing (float only)",
-    )
-    c.add_argument(
-        "--averaging",
-        choices=AVERAGINGS,
-        default=Settings.averaging,
-        help="sacreBLEU's F of mean precision and recall, or chrF++.py's mean per-order F",
-    )
-    c.add_argument(
-        "--count-hyp-without-ref",
-        action="store_true",
-        help="count hypothesis n-grams of orders the reference lacks (the JSON contract's rule)",
-    )
+    """The chrF settings' flags, one per option of the table (`chrf._options`), each stored
+    under the option's own name."""
+    for option in OPTIONS:
+        if option.kind == "bool":
+            c.add_argument(*option.flags, action="store_true", dest=option.name, help=option.help)
+        else:
+            c.add_argument(
+                *option.flags,
+                default=option.default,
+                dest=option.name,
+                help=option.help,
+                **_VALUE_SPECS[option.kind],
+            )
+
+
+#: How the command line reads each kind of valued option.
+_VALUE_SPECS: dict[str, dict[str, Any]] = {
+    "order": {"type": values.order},
+    "beta": {"type": values.beta},
+    "choice": {"choices": AVERAGINGS},
+}
 
 
 def add_statistics(s: argparse._ArgumentGroup) -> None:
