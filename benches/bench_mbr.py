@@ -266,8 +266,8 @@ NEEDS = {"mbrs": "mbrs", "mbr default": "mbr", "fastchrf": "fastchrf", "sacreBLE
 #: Per method and pool size: the rows measured when not the whole pool (None: not measured).
 #: The sacreBLEU-based baselines score a pair in about 0.1 ms: a pool of 1,024 takes minutes.
 SAMPLED: dict[str, dict[int, int | None]] = {
-    "fastchrf pairwise + mean": {4096: 256, 16384: 64},
-    "sacreBLEU pair by pair + mean": {256: 64, 1024: 16, 4096: 4, 16384: 1},
+    "fastchrf pairwise + mean": {1024: 256, 4096: 64, 16384: 16},
+    "sacreBLEU pair by pair + mean": {256: 16, 1024: 4, 4096: 1, 16384: None},
     "mbrs fastchrf": {4096: 1024, 16384: None},
     "mbrs default (sacreBLEU, 8 processes)": {1024: 128, 4096: 32, 16384: None},
     "mbr default (evaluate chrf)": {1024: 128, 4096: 32, 16384: None},
@@ -434,9 +434,9 @@ def table(sizes: tuple[int, ...], methods: list[str], kind: str) -> None:
             load = os.getloadavg()[0]
             result = measure(method, size, rows, kind)
             scale = size / rows
-            kind = METHODS[method][1]
             exact = references.setdefault(
-                (kind, size), result["utilities"] if method.startswith("chrf ") else []
+                (METHODS[method][1], size),
+                result["utilities"] if method.startswith("chrf ") else [],
             )
             difference = max(
                 (abs(a - b) for a, b in zip(result["utilities"], exact, strict=False)),
