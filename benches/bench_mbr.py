@@ -1,14 +1,24 @@
-"""MBR decoding with chrF: chrf against mbrs (naist-nlp, fastchrf and sacreBLEU backends) and
-ZurichNLP's mbr, on self-MBR pools of real WMT22 sentences.
+"""MBR decoding with chrF: chrf against fastchrf, sacreBLEU, mbrs (naist-nlp, fastchrf and
+sacreBLEU backends) and ZurichNLP's mbr, on self-MBR pools.
 
-    python3 -m pip install -e '.[bench,mbr]' && python3 benches/bench_mbr.py    # about 20 minutes
-    python3 benches/bench_mbr.py --quick                 # pools of 256 and 1,024 only
+    python3 -m pip install -e '.[bench,mbr]' && python3 benches/bench_mbr.py    # about 40 minutes
+    python3 benches/bench_mbr.py --quick    # realistic pools of 64 to 1,024; unrelated 256, 1,024
+    python3 benches/bench_mbr.py --pools realistic --sizes 256 4096
+
+Two kinds of pool. The headline, "realistic": n samples of one translation, as a sampling
+decoder gives them, made by seeded perturbation of a real WMT22 en-de line (`realistic_pool`):
+each sample starts from one of the line's five human and system translations and takes a few
+word drops, swaps, substitutions (from the line's own vocabulary or its neighbours') and
+misspellings, so that the samples share most of their n-grams. Second, "unrelated": the first
+n lines of WMT22 (below), which share few. The methods' costs differ between them: with shared
+n-grams every pair has more matches to count. Without mbrs or mbr installed, their rows are
+left out; fastchrf and sacreBLEU are also timed directly.
 
 Each measurement runs in a fresh child process (the best of up to 5 runs while they take under
 2 s in all): CPU time (user + system, of every thread and of the worker processes mbrs starts),
 wall time and peak resident memory (the larger of the process's VmHWM and its reaped children's
 ru_maxrss, so it includes the interpreter and the imported frameworks: the "before" column is
-the resident memory just before the call). The pool of n
+the resident memory just before the call). An unrelated pool of n
 texts is the first n lines of WMT22 en-de's system outputs and references (5 files of 2,037
 lines, one after the other), then en-cs's past 10,185. Every method scores the pool against
 itself. A baseline that would take more than a few minutes is run on its first rows only (the
@@ -23,6 +33,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import resource
 import subprocess
 import sys
@@ -33,8 +44,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SIZES = (256, 1024, 4096, 16384)
-QUICK_SIZES = (256, 1024)
+#: Pool sizes of each kind of pool, in a full run and with --quick.
+SIZES = {"realistic": (16, 64, 256, 1024, 4096, 16384), "unrelated": (256, 1024, 4096, 16384)}
+QUICK_SIZES = {"realistic": (64, 256, 1024), "unrelated": (256, 1024)}
+#: The realistic pools' sentence: the first en-de line whose reference A has 25 to 35 words.
+WORDS = (25, 35)
 #: Utilities each child returns, to check the methods against each other.
 CHECKED = 8
 #: Runs of a measurement at most (see `child`).
@@ -48,7 +62,59 @@ def data_dir() -> Path:
     sys.exit("benches/bench_mbr.py needs ../shared/data/wmt")
 
 
-def pool(size: int) -> list[str]:
+def pool(size: int, kind: str = "unrelated") -> list[str]:
+    return realistic_pool(size) if kind == "realistic" else unrelated_pool(size)
+
+
+def realistic_pool(size: int, seed: int = 0) -> list[str]:
+    """`size` samples of one en-de line: each one of the line's five translations (references A
+    and B, three systems) with 0 to 5 edits drawn from word drops, swaps of neighbours,
+    substitutions (a word of the line's translations, or of the two lines either side) and
+    misspellings (a character deleted, replaced, doubled or swapped with the next)."""
+    folder = data_dir() / "generaltest2022.en-de"
+    files = [_lines(path) for path in sorted(folder.glob("*.txt"))]
+    reference = _lines(folder / "ref.A.txt")
+    line = next(i for i, text in enumerate(reference) if WORDS[0] <= len(text.split()) <= WORDS[1])
+    bases = [lines[line].split() for lines in files]
+    own = sorted({word for words in bases for word in words})
+    nearby = sorted({word for j in (-2, -1, 1, 2) for word in reference[line + j].split()})
+    rng = random.Random(seed)
+    samples = []
+    for _ in range(size):
+        words = list(rng.choice(bases))
+        for _ in range(rng.randint(0, 5)):
+            i, edit = rng.randrange(len(words)), rng.random()
+            if edit < 0.2 and len(words) > 5:
+                del words[i]
+            elif edit < 0.4 and i + 1 < len(words):
+                words[i], words[i + 1] = words[i + 1], words[i]
+            elif edit < 0.6:
+                words[i] = rng.choice(own)
+            elif edit < 0.7:
+                words[i] = rng.choice(nearby)
+            else:
+                words[i] = _misspelt(words[i], rng)
+        samples.append(" ".join(words))
+    return samples
+
+
+def _misspelt(word: str, rng: random.Random) -> str:
+    k, edit = rng.randrange(len(word)), rng.randrange(4)
+    if edit == 0 and len(word) > 1:
+        return word[:k] + word[k + 1 :]
+    if edit == 1:
+        return word[:k] + rng.choice("aeinrstuhlmcdg") + word[k + 1 :]
+    if edit == 2:
+        return word[: k + 1] + word[k:]
+    return word[:k] + word[k + 1 : k + 2] + word[k] + word[k + 2 :]
+
+
+def _lines(path: Path) -> list[str]:
+    text = path.read_text("utf-8")
+    return (text[:-1] if text.endswith("\n") else text).split("\n")
+
+
+def unrelated_pool(size: int) -> list[str]:
     lines: list[str] = []
     for name in ("generaltest2022.en-de", "generaltest2022.en-cs"):
         for path in sorted((data_dir() / name).glob("*.txt")):
@@ -86,6 +152,30 @@ def chrf_in_mbrs(texts: list[str], rows: int) -> list[float]:
 
     metric = MetricChrF(MetricChrF.Config())
     return metric.expected_scores(texts[:rows], texts).tolist()
+
+
+def fastchrf_pairwise_mean(texts: list[str], rows: int) -> list[float]:
+    import fastchrf
+
+    matrix = fastchrf.pairwise_chrf([texts[:rows]], [texts])[0]
+    return [sum(row) / len(row) for row in matrix]
+
+
+def fastchrf_aggregate(texts: list[str], rows: int) -> list[float]:
+    import fastchrf
+
+    return list(fastchrf.aggregate_chrf([texts[:rows]], [texts])[0])
+
+
+def sacrebleu_pairs(texts: list[str], rows: int) -> list[float]:
+    """sacreBLEU's sentence score of every pair, one pair at a time, and each row's mean."""
+    from sacrebleu.metrics import CHRF
+
+    metric = CHRF()
+    return [
+        sum(metric.sentence_score(hyp, [ref]).score for ref in texts) / len(texts)
+        for hyp in texts[:rows]
+    ]
 
 
 def mbrs_metric(**config: Any) -> Any:
@@ -159,6 +249,9 @@ METHODS: dict[str, tuple[Callable[[list[str], int], list[float]], str]] = {
     "chrf expected_utility": (chrf_expected_utility, "pairwise"),
     "chrf pairwise + mean": (chrf_pairwise_mean, "pairwise"),
     "chrf aggregate": (chrf_aggregate, "aggregate"),
+    "fastchrf pairwise + mean": (fastchrf_pairwise_mean, "pairwise"),
+    "fastchrf aggregate": (fastchrf_aggregate, "aggregate"),
+    "sacreBLEU pair by pair + mean": (sacrebleu_pairs, "pairwise"),
     "mbrs with chrf.mbrs.MetricChrF": (chrf_in_mbrs, "pairwise"),
     "mbrs fastchrf": (mbrs_fastchrf, "pairwise"),
     "mbrs default (sacreBLEU, 8 processes)": (mbrs_sacrebleu, "pairwise"),
@@ -167,9 +260,14 @@ METHODS: dict[str, tuple[Callable[[list[str], int], list[float]], str]] = {
     "mbrs Python aggregate": (mbrs_python_aggregate, "aggregate"),
 }
 
+#: The package each method needs beyond chrf: without it, the method is left out.
+NEEDS = {"mbrs": "mbrs", "mbr default": "mbr", "fastchrf": "fastchrf", "sacreBLEU": "sacrebleu"}
+
 #: Per method and pool size: the rows measured when not the whole pool (None: not measured).
 #: The sacreBLEU-based baselines score a pair in about 0.1 ms: a pool of 1,024 takes minutes.
 SAMPLED: dict[str, dict[int, int | None]] = {
+    "fastchrf pairwise + mean": {1024: 256, 4096: 64, 16384: 16},
+    "sacreBLEU pair by pair + mean": {256: 16, 1024: 4, 4096: 1, 16384: None},
     "mbrs fastchrf": {4096: 1024, 16384: None},
     "mbrs default (sacreBLEU, 8 processes)": {1024: 128, 4096: 32, 16384: None},
     "mbr default (evaluate chrf)": {1024: 128, 4096: 32, 16384: None},
@@ -179,9 +277,9 @@ SAMPLED: dict[str, dict[int, int | None]] = {
 }
 
 
-def child(method: str, size: int, rows: int) -> None:
+def child(method: str, size: int, rows: int, kind: str) -> None:
     """Runs one measurement; prints it as JSON."""
-    texts = pool(size)
+    texts = pool(size, kind)
     function = METHODS[method][0]
     function(texts[:8], 2)  # imports and thread pools, outside the measurement
     before = _resident()
@@ -212,10 +310,10 @@ def child(method: str, size: int, rows: int) -> None:
     )
 
 
-def interleaved(size: int, rounds: int) -> None:
+def interleaved(size: int, rounds: int, kind: str) -> None:
     """expected_utility and pairwise + mean, alternating in one process: each one's best wall
     and CPU time of `rounds` runs (the load of a shared machine moves between separate runs)."""
-    texts = pool(size)
+    texts = pool(size, kind)
     functions = {"expected_utility": chrf_expected_utility, "pairwise + mean": chrf_pairwise_mean}
     best = {name: [float("inf"), float("inf")] for name in functions}
     for function in functions.values():
@@ -246,8 +344,8 @@ def _resident() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def measure(method: str, size: int, rows: int) -> dict[str, Any]:
-    command = [sys.executable, __file__, "--child", method, str(size), str(rows)]
+def measure(method: str, size: int, rows: int, kind: str) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--child", method, str(size), str(rows), kind]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"{method} at {size}: {done.stderr[-3000:]}")
@@ -274,35 +372,57 @@ def versions() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="pools of 256 and 1,024 only")
-    parser.add_argument("--child", nargs=3, metavar=("METHOD", "SIZE", "ROWS"))
+    parser.add_argument("--quick", action="store_true", help="fewer and smaller pools")
+    parser.add_argument("--pools", nargs="*", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument("--sizes", nargs="*", type=int, help="these pool sizes, of every kind")
+    parser.add_argument("--child", nargs=4, metavar=("METHOD", "SIZE", "ROWS", "POOL"))
     parser.add_argument("--methods", nargs="*", default=list(METHODS), choices=list(METHODS))
-    parser.add_argument("--interleaved", nargs=2, type=int, metavar=("SIZE", "ROUNDS"))
+    parser.add_argument("--interleaved", nargs=3, metavar=("SIZE", "ROUNDS", "POOL"))
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], int(args.child[1]), int(args.child[2]))
+        method, size, rows, kind = args.child
+        child(method, int(size), int(rows), kind)
         return
     if args.interleaved:
-        interleaved(*args.interleaved)
+        size, rounds, kind = args.interleaved
+        interleaved(int(size), int(rounds), kind)
         return
     print(versions())
-    sizes = QUICK_SIZES if args.quick else SIZES
-    table(sizes, args.methods)
-    print()
-    print("expected_utility against pairwise + mean, alternating in one process (best of N):")
-    print()
-    print("| pool | N | expected_utility wall s / CPU s | pairwise + mean wall s / CPU s |")
-    print("|---|---|---|---|")
-    for size in sizes:
-        rounds = 5 if size <= 4096 else 2
-        command = [sys.executable, __file__, "--interleaved", str(size), str(rounds)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
-        best = json.loads(done.stdout.strip().splitlines()[-1])
-        cells = [f"{wall:.3g} / {cpu:.3g}" for wall, cpu in best.values()]
-        print(f"| {size:,} | {rounds} | {cells[0]} | {cells[1]} |", flush=True)
+    methods = [method for method in args.methods if _installed(method)]
+    for kind in args.pools:
+        sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)[kind]
+        print()
+        print(f"{kind} pools:", flush=True)
+        table(sizes, methods, kind)
+        print()
+        print(
+            f"{kind} pools: expected_utility against pairwise + mean, alternating in one "
+            "process (best of N):"
+        )
+        print()
+        print("| pool | N | expected_utility wall s / CPU s | pairwise + mean wall s / CPU s |")
+        print("|---|---|---|---|")
+        for size in sizes:
+            rounds = 5 if size <= 1024 else 2
+            command = [sys.executable, __file__, "--interleaved", str(size), str(rounds), kind]
+            done = subprocess.run(command, capture_output=True, text=True, check=True)
+            best = json.loads(done.stdout.strip().splitlines()[-1])
+            cells = [f"{wall:.3g} / {cpu:.3g}" for wall, cpu in best.values()]
+            print(f"| {size:,} | {rounds} | {cells[0]} | {cells[1]} |", flush=True)
 
 
-def table(sizes: tuple[int, ...], methods: list[str]) -> None:
+def _installed(method: str) -> bool:
+    """Whether the packages a method needs import (mbrs and mbr need the mbr extra)."""
+    import importlib.util
+
+    needed = [package for prefix, package in NEEDS.items() if method.startswith(prefix)]
+    missing = [package for package in needed if importlib.util.find_spec(package) is None]
+    if missing:
+        print(f"  left out: {method} ({', '.join(missing)} not installed)")
+    return not missing
+
+
+def table(sizes: tuple[int, ...], methods: list[str], kind: str) -> None:
     """Every method at every pool size, each in a child process."""
     rows_out = []
     references: dict[tuple[str, int], list[float]] = {}
@@ -312,11 +432,11 @@ def table(sizes: tuple[int, ...], methods: list[str]) -> None:
             if rows is None:
                 continue
             load = os.getloadavg()[0]
-            result = measure(method, size, rows)
+            result = measure(method, size, rows, kind)
             scale = size / rows
-            kind = METHODS[method][1]
             exact = references.setdefault(
-                (kind, size), result["utilities"] if method.startswith("chrf ") else []
+                (METHODS[method][1], size),
+                result["utilities"] if method.startswith("chrf ") else [],
             )
             difference = max(
                 (abs(a - b) for a, b in zip(result["utilities"], exact, strict=False)),

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from chrf._core import VERSION
 from chrf._threads import (
@@ -20,7 +19,12 @@ from chrf._threads import (
     set_num_threads,
 )
 
+# Not typing's own: ``import chrf`` would import typing, most of its cost where the interpreter
+# has not imported it yet. Type checkers take any constant of this name for typing's.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from chrf._analysis import compare, explain
     from chrf._api import components, score, statistics
     from chrf._batch import (

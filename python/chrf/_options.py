@@ -13,7 +13,6 @@ Standard library only, and nothing of chrf: the documentation site's Griffe exte
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -227,6 +226,8 @@ def resolved(options: Mapping[str, Any], fields: frozenset[str]) -> dict[str, An
 
 
 def _unknown_keyword(name: str, fields: frozenset[str]) -> str:
+    import difflib  # only on this error path: importing it would be a share of the first call
+
     message = f"{_caller()} got an unexpected keyword argument {name!r}"
     known = sorted(fields | ALIASES.keys())
     close = FOREIGN_NAMES.get(name) or next(iter(difflib.get_close_matches(name, known, 1)), None)

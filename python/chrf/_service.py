@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from chrf import _core
 from chrf._core import AlignedFiles, Corpus, Counts
 from chrf._inputs import Layout, check_layout
-from chrf._statistics import Statistics
 from chrf._weights import Weights, binary_weights, item_weights
 
 if TYPE_CHECKING:
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
 
     from chrf._components import Components
     from chrf._settings import Settings
+    from chrf._statistics import Statistics
 
 __all__ = [
     "AlignedFiles",
@@ -33,6 +33,7 @@ __all__ = [
     "aggregate_batched",
     "aligned_files",
     "bootstrap",
+    "compiled_score",
     "compiled_sentence_score",
     "compiled_sentence_scores",
     "components",
@@ -77,6 +78,8 @@ def score(settings: Settings, corpus: Corpus) -> float:
 
 def statistics(settings: Settings, corpus: Corpus) -> Statistics:
     """The corpus statistics, as a value that adds and scores."""
+    from chrf._statistics import Statistics  # a dataclass: not needed for a score
+
     counts: Counts = tuple(corpus.statistics(settings.compiled))
     return Statistics(settings, counts, len(corpus))
 
@@ -115,10 +118,12 @@ def sentence_score_list(settings: Settings, corpus: Corpus) -> list[float]:
 
 # The one-pair paths of the public entry points, the core's own functions called with
 # ``settings.compiled``: for one short pair, a Python frame around the call would be a visible
-# share of its time. `compiled_sentence_scores` is :func:`sentence_scores` (with a layout
-# `check_layout` accepted); `compiled_sentence_score(config, hypothesis, references, metric)` is
-# sacreBLEU's sentence score of one hypothesis against its references, which sets
+# share of its time. `compiled_score` is :func:`score` of texts not yet read (a layout
+# `check_layout` accepted), one pair scored as it is read; `compiled_sentence_scores` is
+# :func:`sentence_scores`, likewise; `compiled_sentence_score(config, hypothesis, references,
+# metric)` is sacreBLEU's sentence score of one hypothesis against its references, which sets
 # ``metric.num_refs`` to the number of references read (``None`` placeholders not counted).
+compiled_score = _core.corpus_score
 compiled_sentence_scores = _core.sentence_scores
 compiled_sentence_score = _core.sentence_score
 
@@ -198,6 +203,8 @@ def aligned_files(paths: list[str], chunk_lines: int) -> AlignedFiles:
 
 def files_statistics(settings: Settings, files: AlignedFiles) -> Statistics | None:
     """The next chunk's statistics; None after the last chunk."""
+    from chrf._statistics import Statistics
+
     chunk = files.statistics(settings.compiled)
     return None if chunk is None else Statistics(settings, tuple(chunk[1]), chunk[0])
 

@@ -230,7 +230,7 @@ impl Corpus {
     }
 
     /// The float score of the corpus (see `chrf.score`).
-    fn score(&self, py: Python<'_>, config: &Config) -> Result<f64> {
+    pub fn score(&self, py: Python<'_>, config: &Config) -> Result<f64> {
         let stats = self.corpus_statistics(py, config)?;
         Ok(chrf_core::float_score(&stats, &config.settings)?)
     }

@@ -75,5 +75,5 @@ mod _chrf {
         set_thread_count, thread_count,
     };
     #[pymodule_export]
-    use crate::scores::{sentence_score, sentence_scores};
+    use crate::scores::{corpus_score, sentence_score, sentence_scores};
 }

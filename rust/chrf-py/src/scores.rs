@@ -26,27 +26,61 @@ pub fn sentence_scores<'py>(
     layout: Option<&str>,
 ) -> Result<Bound<'py, PyArray1<f64>>> {
     let layout = Layout::of(layout)?;
-    if let (Ok(hyps), Ok(refs)) = (
-        hypotheses.cast_exact::<PyList>(),
-        references.cast_exact::<PyList>(),
-    ) {
-        // Read in the reader's order: any layout takes a lone str as one reference, and only
-        // `per_hypothesis` would read the reference before the hypothesis.
-        if hyps.len() == 1 && refs.len() == 1 && layout != Layout::PerHypothesis {
-            let reference = refs.get_item(0)?;
-            if reference.is_exact_instance_of::<PyString>() {
-                let hypothesis = read_one(&hyps.get_item(0)?, "hypotheses[0]", config.lowercase)?;
-                let reference = read_one(&reference, "references[0]", config.lowercase)?;
-                numpy_ready(py)?;
-                let score = pair_score(py, config, &hypothesis, &[reference])?;
-                return fallibly(|| Ok(PyArray1::from_slice(py, &[score])));
-            }
-        }
+    if let Some((hypothesis, reference)) = one_pair(hypotheses, references, layout, config)? {
+        numpy_ready(py)?;
+        let score = pair_score(py, config, &hypothesis, &[reference])?;
+        return fallibly(|| Ok(PyArray1::from_slice(py, &[score])));
     }
     let corpus = read_corpus(hypotheses, references, layout, config.lowercase)?;
     numpy_ready(py)?;
     let scores = corpus.scores(py, config)?;
     fallibly(|| Ok(PyArray1::from_vec(py, scores)))
+}
+
+/// sacreBLEU's corpus score of `hypotheses` against `references` (see `chrf.score`). One pair
+/// of strs is scored as `sentence_scores` scores it: sacreBLEU's sentence score is the corpus
+/// score of that one segment, and building a corpus would be a visible share of the call.
+#[pyfunction]
+pub fn corpus_score(
+    py: Python<'_>,
+    config: &Config,
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    layout: Option<&str>,
+) -> Result<f64> {
+    let layout = Layout::of(layout)?;
+    if let Some((hypothesis, reference)) = one_pair(hypotheses, references, layout, config)? {
+        return pair_score(py, config, &hypothesis, &[reference]);
+    }
+    read_corpus(hypotheses, references, layout, config.lowercase)?.score(py, config)
+}
+
+/// The hypothesis and reference of a list of one str against a list of one str, read (and
+/// checked) in the reader's order; `None` for any other input, which the reader takes.
+fn one_pair(
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    layout: Layout,
+    config: &Config,
+) -> Result<Option<(Text, Text)>> {
+    let (Ok(hyps), Ok(refs)) = (
+        hypotheses.cast_exact::<PyList>(),
+        references.cast_exact::<PyList>(),
+    ) else {
+        return Ok(None);
+    };
+    // Any layout takes a lone str as one reference, and only `per_hypothesis` would read the
+    // reference before the hypothesis.
+    if hyps.len() != 1 || refs.len() != 1 || layout == Layout::PerHypothesis {
+        return Ok(None);
+    }
+    let reference = refs.get_item(0)?;
+    if !reference.is_exact_instance_of::<PyString>() {
+        return Ok(None);
+    }
+    let hypothesis = read_one(&hyps.get_item(0)?, "hypotheses[0]", config.lowercase)?;
+    let reference = read_one(&reference, "references[0]", config.lowercase)?;
+    Ok(Some((hypothesis, reference)))
 }
 
 /// sacreBLEU's sentence score of one hypothesis against its references (the best of them), for
