@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import chrf
-from chrf.rewards import chrf_reward, compute_score, consensus_reward
+from chrf.rewards import _mean_without, chrf_reward, compute_score, consensus_reward
 from strategies import chrf_settings, texts
 
 # What GRPOTrainer passes besides the dataset's columns (trl 1.x's _calculate_rewards).
@@ -195,8 +195,25 @@ def test_the_group_reward_is_the_exact_mean_over_the_other_completions(
     expected = oracle_consensus(completions, prompts, options)
     got = consensus_reward(scale=100, **options)(prompts=prompts, completions=completions)
     assert got == expected
+    for i, prompt in enumerate(prompts):
+        others = [c for j, (p, c) in enumerate(drawn) if p == prompt and j != i]
+        if others:  # the core's own exact mean agrees
+            assert got[i] == chrf.expected_utility([completions[i]], others, **options)[0]
     scaled = consensus_reward(**options)(prompts=prompts, completions=completions, **TRL_EXTRAS)
     assert scaled == [u / 100 for u in expected]
+
+
+@given(st.lists(st.floats(0, 100), min_size=2, max_size=16), st.data())
+def test_the_mean_without_one_item_is_exact_and_rounded_once(row: list[float], data: Any) -> None:
+    skip = data.draw(st.integers(0, len(row) - 1))
+    rest = row[:skip] + row[skip + 1 :]
+    assert _mean_without(row, skip) == float(sum(map(Fraction, rest)) / len(rest))
+
+
+def test_the_mean_is_not_a_float_sum() -> None:
+    # The float sum drops both small terms; the exact mean keeps them.
+    row = [7.0, 1.0, 2.0**-53, 2.0**-53]
+    assert _mean_without(row, 0) == float((1 + Fraction(2, 2**53)) / 3) != sum(row[1:]) / 3
 
 
 def test_the_group_reward_excludes_the_self_pair_not_equal_texts() -> None:

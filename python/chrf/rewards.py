@@ -155,10 +155,11 @@ def consensus_reward(
     each prompt once per generation). With G the group's size and s(a, b) sacreBLEU's sentence
     chrF of a against the single reference b, completion i's consensus is
     U_i = Σ_{j in group, j ≠ i} s(c_i, c_j) / (G - 1), the exact mean rounded once to a double
-    (:func:`chrf.expected_utility`); a completion alone in its group has U_i = 0. The reward is
-    ((1 - w)·U_i + w·R_i) / 100 for ``scale=1`` (without the division for ``scale=100``), where
-    w is ``reference_weight`` (from 0 to 1) and R_i the completion's chrF against the
-    ``references`` column, read only when w > 0. ``name`` defaults to ``chrF2_consensus``.
+    (as :func:`chrf.expected_utility` rounds it); a completion alone in its group has U_i = 0.
+    The reward is ((1 - w)·U_i + w·R_i) / 100 for ``scale=1`` (without the division for
+    ``scale=100``), where w is ``reference_weight`` (from 0 to 1) and R_i the completion's chrF
+    against the ``references`` column, read only when w > 0. ``name`` defaults to
+    ``chrF2_consensus``.
     """
     settings = settings_of(options)
     settings.check_float()
@@ -317,23 +318,34 @@ def _key(value: object, i: int) -> object:
 
 
 def consensus(settings: Settings, texts: list[str], groups: list[list[int]]) -> list[float]:
-    """Each text's exact mean chrF against the other texts of its group (0.0 alone in it)."""
-    hypotheses: list[list[str]] = []
-    references: list[list[str]] = []
-    scored: list[int] = []
-    for group in groups:
-        if len(group) < 2:
-            continue
-        for i in group:
-            hypotheses.append([texts[i]])
-            references.append([texts[j] for j in group if j != i])
-            scored.append(i)
+    """Each text's exact mean chrF against the other texts of its group (0.0 alone in it).
+
+    The groups' pairwise matrices come from one call into the core per group size (one call in
+    TRL, where every prompt has ``num_generations`` completions): counting each text's n-grams
+    once per group, where :func:`chrf.expected_utility` with a batch item per completion would
+    count every other text of the group again for each completion."""
     utilities = [0.0] * len(texts)
-    if scored:
-        found = _service.expected_utility_batched(settings, hypotheses, references)
-        for i, utility in zip(scored, found[:, 0].tolist(), strict=True):
-            utilities[i] = utility
+    by_size: dict[int, list[list[int]]] = {}
+    for group in groups:
+        if len(group) > 1:
+            by_size.setdefault(len(group), []).append(group)
+    for same_size in by_size.values():
+        items = [[texts[i] for i in group] for group in same_size]
+        matrices = _service.pairwise_batched(settings, items, items).tolist()
+        for group, matrix in zip(same_size, matrices, strict=True):
+            for row, i in enumerate(group):
+                utilities[i] = _mean_without(matrix[row], row)
     return utilities
+
+
+def _mean_without(row: list[float], skip: int) -> float:
+    """The mean of ``row`` without its item ``skip``, exact and rounded once to a double, as
+    :func:`chrf.expected_utility` rounds it: the doubles' exact ratios share a power-of-two
+    denominator, and int / int is correctly rounded."""
+    ratios = [score.as_integer_ratio() for k, score in enumerate(row) if k != skip]
+    denominator = max(d for _, d in ratios)
+    total = sum(n * (denominator // d) for n, d in ratios)
+    return total / (denominator * len(ratios))
 
 
 def scaled(scores: list[float], scale: Scale) -> list[float]:
