@@ -55,8 +55,10 @@ class ChrfReward:
     ) -> list[float]:
         """One reward per completion: sacreBLEU's sentence chrF / 100 (``scale=1``) or as it
         is (``scale=100``) against the references in ``columns[self.references]``."""
-        texts = completion_texts(completions)
-        return scaled(reference_scores(self.settings, texts, columns, self.references), self.scale)
+        texts = _completion_texts(completions)
+        return _scaled(
+            _reference_scores(self.settings, texts, columns, self.references), self.scale
+        )
 
     def __repr__(self) -> str:
         return (
@@ -94,13 +96,13 @@ class ConsensusReward:
     ) -> list[float]:
         """One reward per completion: ``(1 - w) * consensus + w * chrF against references``,
         with ``w = reference_weight``, divided by 100 when ``scale=1``."""
-        texts = completion_texts(completions)
-        utilities = consensus(self.settings, texts, prompt_groups(prompts, len(texts)))
+        texts = _completion_texts(completions)
+        utilities = _consensus(self.settings, texts, _prompt_groups(prompts, len(texts)))
         weight = self.reference_weight
         if weight == 0:
-            return scaled(utilities, self.scale)
-        scores = reference_scores(self.settings, texts, columns, self.references)
-        return scaled(
+            return _scaled(utilities, self.scale)
+        scores = _reference_scores(self.settings, texts, columns, self.references)
+        return _scaled(
             [(1 - weight) * u + weight * s for u, s in zip(utilities, scores, strict=True)],
             self.scale,
         )
@@ -200,17 +202,17 @@ def compute_score(
     return score / 100 if _scale(scale) == 1 else score
 
 
-def completion_texts(completions: object) -> list[str]:
+def _completion_texts(completions: object) -> list[str]:
     """The text of each completion: a str as it is, a conversation's last assistant message."""
     if completions is None:
         raise TypeError("the reward function needs completions=")
     items = as_list(completions, "completions")
     if all(type(item) is str for item in items):
         return items  # type: ignore[return-value]
-    return [_completion_text(item, i) for i, item in enumerate(items)]
+    return [_text_of_completion(item, i) for i, item in enumerate(items)]
 
 
-def _completion_text(completion: object, i: int) -> str:
+def _text_of_completion(completion: object, i: int) -> str:
     if isinstance(completion, str):
         return completion
     if isinstance(completion, list | tuple):
@@ -240,7 +242,7 @@ def _content(content: object, i: int) -> str:
     )
 
 
-def reference_scores(
+def _reference_scores(
     settings: Settings, texts: list[str], columns: Mapping[str, Any], column: str
 ) -> list[float]:
     """sacreBLEU's sentence score (0..100) of each text against its row of ``column``."""
@@ -285,7 +287,7 @@ def _references_of(row: object, where: str) -> list[str | None]:
     raise TypeError(f"{where} must be a str or a list of str, not {shown(row)}")
 
 
-def prompt_groups(prompts: object, count: int) -> list[list[int]]:
+def _prompt_groups(prompts: object, count: int) -> list[list[int]]:
     """The indices of the completions of each distinct prompt, in order of first appearance.
     Prompts are compared by value: strings, or conversations (lists of message dicts)."""
     if prompts is None:
@@ -317,7 +319,7 @@ def _key(value: object, i: int) -> object:
     return value
 
 
-def consensus(settings: Settings, texts: list[str], groups: list[list[int]]) -> list[float]:
+def _consensus(settings: Settings, texts: list[str], groups: list[list[int]]) -> list[float]:
     """Each text's exact mean chrF against the other texts of its group (0.0 alone in it).
 
     The groups' pairwise matrices come from one call into the core per group size (one call in
@@ -348,7 +350,7 @@ def _mean_without(row: list[float], skip: int) -> float:
     return total / (denominator * len(ratios))
 
 
-def scaled(scores: list[float], scale: Scale) -> list[float]:
+def _scaled(scores: list[float], scale: Scale) -> list[float]:
     return [score / 100 for score in scores] if scale == 1 else scores
 
 
