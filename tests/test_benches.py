@@ -88,3 +88,23 @@ def test_bench_long_orders_agrees_and_prints_every_row() -> None:
     ]
     assert len(rows) == 4
     assert done.stdout.count("CPU time per character at 9,000 over 3,000") == 2
+
+
+def test_bench_rewards_agrees_with_sacrebleu_and_prints_every_row() -> None:
+    """bench_rewards.py on a small batch: chrf's rewards equal the sacreBLEU-based ones (the
+    script fails otherwise) and each reward has its row."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHES / "bench_rewards.py"),
+            *("--prompts", "3", "--completions", "4", "--repeats", "1"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=BENCHES,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "x |" in line]
+    assert len(rows) == 4
+    assert "3 prompts x 4 completions" in done.stdout

@@ -142,6 +142,7 @@ PAGES = [
     "api.md",
     "command-line.md",
     "integrations.md",
+    "rewards.md",
     "mbr.md",
     "explain.md",
     "contract.md",
@@ -187,7 +188,7 @@ def test_the_api_reference_documents_every_public_name() -> None:
 
 #: The public modules beside ``chrf`` itself. chrf.torchmetrics needs torch, which the test
 #: extra does not install: names are found in the source, as mkdocstrings finds them.
-PUBLIC_MODULES = ["chrf.contract", "chrf.tools", "chrf.dask", "chrf.torchmetrics"]
+PUBLIC_MODULES = ["chrf.contract", "chrf.tools", "chrf.dask", "chrf.torchmetrics", "chrf.rewards"]
 
 
 def _module_path(module: str) -> Path:

@@ -84,6 +84,10 @@ _HOMES = {
     "words": "chrf._words",
 }
 
+#: Public submodules without heavy dependencies, imported on first use as ``chrf.NAME`` (the
+#: others, such as ``chrf.torchmetrics``, are imported by name, as their frameworks are).
+_SUBMODULES = frozenset({"rewards"})
+
 __all__ = [
     "CHRF",
     "CHRFScore",
@@ -121,6 +125,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"chrf.{name}")  # the import sets the attribute
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'chrf' has no attribute {name!r}")
@@ -130,7 +136,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    return sorted({*globals(), *_HOMES, *_SUBMODULES})
 
 
 configure_from_environment()
