@@ -317,7 +317,8 @@ def test_long_texts_that_are_not_ascii_are_given_back_too() -> None:
             score = chrf.score([hyp], [ref], word_order=word_order)
             assert 0 < score < 100
             grew.append(vm_rss() - before)
-        print(json.dumps({"grew": grew, "sizes": [sizes, [sys.getsizeof(hyp), sys.getsizeof(ref)]]}))
+        sizes_after = [sys.getsizeof(hyp), sys.getsizeof(ref)]
+        print(json.dumps({"grew": grew, "sizes": [sizes, sizes_after]}))
         """,
         timeout=300,
     )
