@@ -3,13 +3,13 @@
     python3 benches/bench_long_orders.py                      # 0.5M to 8M characters, ~10 minutes
     python3 benches/bench_long_orders.py --sizes 500000 2000000 --orders 40
 
-The pair is the WMT22 en-de hypothesis and reference, each joined into one line and repeated to
-the size (a text that repeats itself is the hard case of a sort of long windows). The three calls
-give the same float for the same pair (checked: the script exits otherwise), by two algorithms:
-`sentence_scores` and `score` sort the windows of the segment, `pairwise` interns the n-grams the
-texts share order by order. Each call's wall and CPU time (best of `--repeats`), its microseconds
-per character, the slowest call over the fastest, and per order how the time per character of each
-call grows from the smallest size to the largest (1.0: linear in the text).
+The pair is the WMT22 en-de hypothesis and reference, each joined into one line and repeated to the
+size (a text that repeats itself is the hard case of a sort of long windows). The three calls give
+the same float for the same pair (checked: the script exits otherwise), by one algorithm: each sorts
+the windows of the pair (a matrix of one cell is scored pair by pair, as a segment is). Each call's
+wall and CPU time (best of `--repeats`), its microseconds per character, the slowest call over the
+fastest, and per order how the time per character of each call grows from the smallest size to the
+largest (1.0: linear in the text).
 """
 
 from __future__ import annotations

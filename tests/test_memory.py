@@ -294,3 +294,55 @@ def test_resampling_memory_is_flat_in_segments_times_resamples(tmp_path: Path) -
     plain = peak_kib("a.txt", "b.txt")
     for test in (["a.txt", "--confidence"], ["a.txt", "b.txt", "--paired-bs"]):
         assert peak_kib(*test, "-q") - plain < 256 * 1024, test
+
+
+def test_long_texts_that_are_not_ascii_are_given_back_too() -> None:
+    # Regression: the issue's measurement, on text that is not ASCII (as real text is), kept
+    # ~59 MiB after one call: reading a str's UTF-8 made CPython cache a copy inside the str,
+    # for the str's life. The same sizes, chrF and chrF++, RSS from /proc/self/status.
+    out = run(
+        """
+        import sys
+
+        def vm_rss():
+            with open("/proc/self/status") as status:
+                line = next(line for line in status if line.startswith("VmRSS:"))
+            return int(line.split()[1]) * 1024
+
+        words = long_text(30_000_000, 8).replace("e", "é").replace("s", "ß")
+        hyp, ref = words, words[::-1]
+        sizes = [sys.getsizeof(hyp), sys.getsizeof(ref)]
+        before, grew = vm_rss(), []
+        for word_order in (0, 2):
+            score = chrf.score([hyp], [ref], word_order=word_order)
+            assert 0 < score < 100
+            grew.append(vm_rss() - before)
+        sizes_after = [sys.getsizeof(hyp), sys.getsizeof(ref)]
+        print(json.dumps({"grew": grew, "sizes": [sizes, sizes_after]}))
+        """,
+        timeout=300,
+    )
+    sizes = out["sizes"]
+    assert sizes[0] == sizes[1]  # the caller's strs hold no copy of their UTF-8 afterwards
+    assert all(int(grew) < 50 * MIB for grew in out["grew"]), out["grew"]
+
+
+def test_pairwise_of_one_long_pair_takes_the_memory_of_its_sort() -> None:
+    # Regression: one pair went through the batch's shared bags, an id per shared window of
+    # every order (~290 MB at 1M characters and order 40, against ~40 MB for its
+    # sentence score); one pair is now scored as sentence_scores scores it.
+    out = run(
+        """
+        text = long_text(1_000_000, 9)[:100_000]
+        hyp, ref = text * 10, text[7:] * 10
+        chrf.score(["warm up"], ["the pool"])
+        base = rss()
+        pair = float(chrf.pairwise([hyp], [ref], char_order=40)[0, 0])
+        grew = peak() - base
+        sentence = float(chrf.sentence_scores([hyp], [ref], char_order=40)[0])
+        print(json.dumps({"grew": grew, "pair": pair, "sentence": sentence}))
+        """,
+        timeout=120,
+    )
+    assert out["pair"] == out["sentence"]
+    assert int(out["grew"]) < 150 * MIB

@@ -1,28 +1,43 @@
 //! One text read out of a Python object (its type, lone surrogates, Python's lowercasing), and
 //! the [`Text`] the scorers take, kept alive by what owns its bytes.
 
+use std::sync::Arc;
+
 use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
 use crate::arrow::ArrowText;
-use crate::errors::{reserved, Error, Result};
+use crate::errors::{out_of_memory, reserved, Error, Result};
 use crate::objects::new_str;
 
 /// A text as the core reads it, borrowed in place from its owner: a Python `str` (no copy when
-/// the str holds its UTF-8 already, as ASCII strs do), or a row of an Arrow string array. The
+/// the str holds its UTF-8 already, as ASCII strs do), or a row of an Arrow string array; or,
+/// for a long str that is not ASCII, its UTF-8 copied for the call (see [`LONG_TEXT`]). The
 /// scorers take any of them through `AsRef<str>`.
 pub enum Text {
     Python(PyBackedStr),
     Arrow(ArrowText),
+    Copied {
+        utf8: Arc<String>,
+        original: Py<PyString>,
+    },
 }
+
+/// Characters from which a str that is not ASCII is read through a UTF-8 copy that lives as
+/// long as the call, not through the UTF-8 that CPython makes on first request and keeps inside
+/// the str for the str's life: that would leave the caller's long texts holding a second copy
+/// of themselves after the call. Below, the copy would cost more than it saves: an object per
+/// text on every call, where CPython's is made once, and no larger than its str.
+pub const LONG_TEXT: usize = 1 << 16;
 
 impl AsRef<str> for Text {
     fn as_ref(&self) -> &str {
         match self {
             Self::Python(text) => text,
             Self::Arrow(text) => text.as_ref(),
+            Self::Copied { utf8, .. } => utf8,
         }
     }
 }
@@ -33,6 +48,7 @@ impl Text {
         Ok(match self {
             Self::Python(text) => text.as_py_str().clone_ref(py),
             Self::Arrow(text) => new_str(py, text.as_ref())?.unbind(),
+            Self::Copied { original, .. } => original.clone_ref(py),
         })
     }
 
@@ -41,6 +57,10 @@ impl Text {
         match self {
             Self::Python(text) => Self::Python(text.clone_ref(py)),
             Self::Arrow(text) => Self::Arrow(text.clone()),
+            Self::Copied { utf8, original } => Self::Copied {
+                utf8: Arc::clone(utf8),
+                original: original.clone_ref(py),
+            },
         }
     }
 }
@@ -205,6 +225,9 @@ fn read_text(
         .cast_into::<PyString>()
         .map_err(|e| TextError::NotStr(type_name(&e.into_inner())))?;
     if !lowercase {
+        if is_long_and_not_ascii(&text).map_err(TextError::Python)? {
+            return Ok((copied(text)?, None));
+        }
         let text = PyBackedStr::try_from(text).map_err(|e| unencodable(py, e))?;
         return Ok((Text::Python(text), None));
     }
@@ -216,6 +239,35 @@ fn read_text(
         .map_err(TextError::Python)?;
     let lowered = PyBackedStr::try_from(lowered).map_err(|e| unencodable(py, e))?;
     Ok((Text::Python(lowered), Some(text.unbind())))
+}
+
+/// Whether `text` has [`LONG_TEXT`] characters or more, not all ASCII (whose UTF-8 is the
+/// str's own data, which CPython hands out without a copy).
+fn is_long_and_not_ascii(text: &Bound<'_, PyString>) -> PyResult<bool> {
+    if text.len()? < LONG_TEXT {
+        return Ok(false);
+    }
+    let ascii = text.call_method0(pyo3::intern!(text.py(), "isascii"))?;
+    Ok(!ascii.is_truthy()?)
+}
+
+/// The UTF-8 of `text`, copied out of a bytes object made and freed here (see [`LONG_TEXT`]).
+fn copied(text: Bound<'_, PyString>) -> std::result::Result<Text, TextError> {
+    let py = text.py();
+    let bytes = text.encode_utf8().map_err(|e| unencodable(py, e))?;
+    let Ok(utf8) = simdutf8::basic::from_utf8(bytes.as_bytes()) else {
+        // CPython's encoder makes valid UTF-8 or raises: not reachable.
+        return Err(TextError::LoneSurrogate);
+    };
+    let mut owned = String::new();
+    owned
+        .try_reserve_exact(utf8.len())
+        .map_err(|_| TextError::Python(out_of_memory(utf8.len()).into()))?;
+    owned.push_str(utf8);
+    Ok(Text::Copied {
+        utf8: Arc::new(owned),
+        original: text.unbind(),
+    })
 }
 
 /// Why a str's UTF-8 could not be had: a lone surrogate (UnicodeEncodeError), or, as the UTF-8

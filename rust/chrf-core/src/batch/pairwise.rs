@@ -9,6 +9,7 @@ use super::bags::{dedup, position_in, Bags, Distinct};
 use crate::float::float_score_of_runs;
 use crate::memory::{filled, out_of_memory, push, reserve};
 use crate::pool::{self, Interrupt};
+use crate::segment::segment_score;
 use crate::stats::{window_count, Run};
 use crate::{ChrfError, Count, OrderCounts, Settings};
 
@@ -59,6 +60,9 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     out: &mut [f64],
 ) -> Result<(), ChrfError> {
     let distinct = Distinct::new(hypotheses, references)?;
+    if pairs_cost_less(&distinct) {
+        return pairs_one_by_one(&distinct, settings, interrupt, out);
+    }
     let bags = Bags::new(&distinct.texts, settings, interrupt)?;
     let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
     interrupt.check()?;
@@ -95,6 +99,51 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
         out.copy_within(first * columns..(first + 1) * columns, i * columns);
     }
     Ok(())
+}
+
+/// Whether scoring each cell as its own pair (as `sentence_scores` scores a segment) reads
+/// the texts at most twice as often as the shared bags read each distinct text once: then
+/// the pairs cost less, as one pair's sort costs a fraction of interning its texts' shared
+/// n-grams order by order. One pair, or a few long ones, take that path; a matrix of many
+/// cells takes the bags, whose cost does not grow with the cells.
+fn pairs_cost_less(distinct: &Distinct<'_>) -> bool {
+    let bytes = |ids: &[u32]| -> u128 {
+        ids.iter()
+            .map(|&t| distinct.texts[t as usize].len() as u128)
+            .sum()
+    };
+    let (hypotheses, references) = (&distinct.hypotheses, &distinct.references);
+    let pairs =
+        bytes(hypotheses) * references.len() as u128 + bytes(references) * hypotheses.len() as u128;
+    let texts: u128 = distinct.texts.iter().map(|t| t.len() as u128).sum();
+    pairs <= 2 * texts
+}
+
+/// Every cell scored as its pair alone: the segment path of `sentence_scores`, whose score is
+/// the pair's sentence score as the bags compute it.
+fn pairs_one_by_one(
+    distinct: &Distinct<'_>,
+    settings: &Settings,
+    interrupt: &Interrupt,
+    out: &mut [f64],
+) -> Result<(), ChrfError> {
+    let columns = distinct.references.len();
+    out.par_iter_mut()
+        .enumerate()
+        .try_for_each(|(cell, score)| {
+            interrupt.check()?;
+            let text = |id: u32| distinct.texts[id as usize];
+            let hypothesis = text(distinct.hypotheses[cell / columns]);
+            let reference = text(distinct.references[cell % columns]);
+            let pair = || segment_score(hypothesis, [reference], settings);
+            // A long pair's passes over its windows poll the interrupt (see pool::watching).
+            *score = if hypothesis.len() + reference.len() > pool::POLL_UNITS {
+                pool::watching(interrupt, pair)
+            } else {
+                pair()
+            }?;
+            Ok(())
+        })
 }
 
 /// The pairwise machinery without the matrix, for callers that reduce each row as it is
