@@ -37,7 +37,7 @@ def assert_sums_match_statistics(e: chrf.Explanation, stats: chrf.Statistics) ->
         assert sum(count for _, count in order.extra) == order.extra_total == h - m
 
 
-@settings(max_examples=min(500, settings.default.max_examples))  # CI's 1,000 take half a minute
+@settings(max_examples=min(500, settings.default.max_examples))  # a soak's 1,000: half a minute
 @given(corpora(), chrf_settings(exact=False))
 def test_generated_text_is_explained_as_the_reference_explains_it(
     corpus: Any, options: dict[str, Any]
