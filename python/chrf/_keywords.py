@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from types import FrameType
 from typing import Any, TypeVar
 
+from chrf._errors import SettingsTypeError
+
 #: sacreBLEU's (and evaluate's, and torchmetrics') names that chrf's functions take as well.
 ALIASES = {"whitespace": "include_whitespace"}
 #: Other libraries' names of chrf's options, which the functions refuse naming the right one.
@@ -42,12 +44,16 @@ def resolved(options: Mapping[str, Any], fields: frozenset[str]) -> dict[str, An
     for name, value in options.items():
         field = ALIASES.get(name, name)
         if field not in fields:
-            raise TypeError(_unknown_keyword(name, fields))
+            raise SettingsTypeError(
+                _unknown_keyword(name, fields), argument=name, reason="unknown_option"
+            )
         if field in found:
             alias = next(alias for alias, of in ALIASES.items() if of == field)
-            raise TypeError(
+            raise SettingsTypeError(
                 f"{_caller()} got both {field!r} and {alias!r}: one option under two names "
-                f"({alias!r} is sacreBLEU's), give it once"
+                f"({alias!r} is sacreBLEU's), give it once",
+                argument=name,
+                reason="duplicate_option",
             )
         found[field] = value
     return found

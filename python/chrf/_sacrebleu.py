@@ -9,6 +9,7 @@ from typing import Any
 
 from chrf import _service
 from chrf._core import VERSION as CORE_VERSION
+from chrf._errors import InputError, InputTypeError, SettingsError, SettingsTypeError
 from chrf._inputs import References, Texts
 from chrf._messages import shown
 from chrf._service import Corpus
@@ -31,9 +32,17 @@ class CHRFSignature:
 
     def __init__(self, metric: CHRF) -> None:
         if not isinstance(metric, CHRF):
-            raise TypeError(f"metric must be a chrf.CHRF, not {type(metric).__name__}")
+            raise InputTypeError(
+                f"metric must be a chrf.CHRF, not {type(metric).__name__}",
+                argument="metric",
+                reason="wrong_type",
+            )
         if metric.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
+            raise InputError(
+                "Number of references unknown, please evaluate the metric first.",
+                argument="metric",
+                reason="not_evaluated",
+            )
         self._abbr = {
             "version": "v",
             "nrefs": "#",
@@ -158,9 +167,13 @@ class CHRFScore:
             if isinstance(scores, Iterable):
                 raise  # scores that do not compare: the caller's own error
             kind = type(scores).__name__
-            raise TypeError(f"scores must be an iterable of scores, not {kind}") from None
+            raise InputTypeError(
+                f"scores must be an iterable of scores, not {kind}",
+                argument="scores",
+                reason="not_a_sequence",
+            ) from None
         if not raw_scores:
-            raise ValueError("scores must not be empty")
+            raise InputError("scores must not be empty", argument="scores", reason="empty")
         n = len(raw_scores)
         lower_idx = n // 40
         upper_idx = n - lower_idx - 1
@@ -229,7 +242,11 @@ class CHRF:
     def from_settings(cls, settings: Settings) -> CHRF:
         """The metric of a :class:`chrf.Settings`."""
         if not isinstance(settings, Settings):
-            raise TypeError(f"settings must be a chrf.Settings, not {type(settings).__name__}")
+            raise SettingsTypeError(
+                f"settings must be a chrf.Settings, not {type(settings).__name__}",
+                argument="settings",
+                reason="wrong_type",
+            )
         return cls(
             settings.char_order,
             settings.word_order,
@@ -304,11 +321,21 @@ class CHRF:
 def _resample_count(value: object) -> int:
     """``n_bootstrap`` as an int; as in sacreBLEU, 1 or less means no resampling."""
     if isinstance(value, bool):
-        raise TypeError("n_bootstrap must be an int, not bool")
+        raise SettingsTypeError(
+            "n_bootstrap must be an int, not bool", argument="n_bootstrap", reason="wrong_type"
+        )
     try:
         count = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"n_bootstrap must be an int, not {type(value).__name__}") from None
+        raise SettingsTypeError(
+            f"n_bootstrap must be an int, not {type(value).__name__}",
+            argument="n_bootstrap",
+            reason="wrong_type",
+        ) from None
     if count > sys.maxsize:  # NumPy sizes are C integers
-        raise ValueError(f"n_bootstrap must be at most {sys.maxsize}, not {shown(count)}")
+        raise SettingsError(
+            f"n_bootstrap must be at most {sys.maxsize}, not {shown(count)}",
+            argument="n_bootstrap",
+            reason="out_of_range",
+        )
     return count

@@ -11,6 +11,7 @@ from numbers import Integral, Rational
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar, overload
 
 from chrf._core import Config
+from chrf._errors import SettingsError, SettingsTypeError
 from chrf._keywords import ALIASES, entry_point, resolved
 from chrf._messages import shown
 from chrf._numbers import is_bool
@@ -118,22 +119,32 @@ class Settings:
         for name in ("char_order", "word_order"):
             object.__setattr__(self, name, _order(name, getattr(self, name)))
         if self.char_order == 0 and self.word_order == 0:
-            raise ValueError("char_order and word_order must not both be 0")
+            raise SettingsError(
+                "char_order and word_order must not both be 0", reason="orders_both_zero"
+            )
         object.__setattr__(self, "beta", _beta(self.beta))
         for name in ("lowercase", "include_whitespace", "eps_smoothing", "count_hyp_without_ref"):
             value = getattr(self, name)
             if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
-                raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+                raise SettingsTypeError(
+                    f"{name} must be a bool, not {type(value).__name__}",
+                    argument=name,
+                    reason="wrong_type",
+                )
             object.__setattr__(self, name, bool(value))
         if not isinstance(self.averaging, str) or self.averaging not in AVERAGINGS:
-            raise ValueError(
+            raise SettingsError(
                 "averaging must be 'precision_recall' or 'per_order_f', "
-                f"not {shown(self.averaging)}"
+                f"not {shown(self.averaging)}",
+                argument="averaging",
+                reason="invalid_choice",
             )
         if self.eps_smoothing and self.averaging != "precision_recall":
-            raise ValueError(
+            raise SettingsError(
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
-                "it cannot be combined with averaging='per_order_f'"
+                "it cannot be combined with averaging='per_order_f'",
+                argument="eps_smoothing",
+                reason="incompatible",
             )
 
     def _identity(self) -> tuple[object, ...]:
@@ -206,9 +217,11 @@ class Settings:
         """Refuses what no float score can take: a β whose square overflows a float (sacreBLEU
         fails there too); the exact entry points take it."""
         if math.isinf(self.one_plus_factor):
-            raise ValueError(
+            raise SettingsError(
                 f"beta ** 2 is too large for a float score: beta={shown(self.beta)} "
-                "(exact components take any beta)"
+                "(exact components take any beta)",
+                argument="beta",
+                reason="out_of_range",
             )
 
     @property
@@ -254,7 +267,9 @@ def settings_of(options: ExactOptions) -> Settings:
 
 def state_dict(state: object, name: str) -> dict[str, Any]:
     if not isinstance(state, dict) or not all(isinstance(key, str) for key in state):
-        raise TypeError(f"the pickled state of a {name} must be a dict of its fields")
+        raise SettingsTypeError(
+            f"the pickled state of a {name} must be a dict of its fields", reason="wrong_type"
+        )
     return state
 
 
@@ -282,9 +297,11 @@ def options_doc(*, exact: bool = False) -> str:
 def exact_settings(options: ExactOptions) -> Settings:
     """Settings for an exact entry point, which refuses the float-only ``eps_smoothing``."""
     if "eps_smoothing" in options:
-        raise TypeError(
+        raise SettingsTypeError(
             "eps_smoothing has no exact form: it is an option of chrf.score(), not of "
-            "the exact entry points"
+            "the exact entry points",
+            argument="eps_smoothing",
+            reason="no_exact_form",
         )
     return settings_of(options)
 
@@ -292,13 +309,21 @@ def exact_settings(options: ExactOptions) -> Settings:
 def _order(name: str, value: object) -> int:
     """An order as a plain int (NumPy integers welcome; bools and floats refused)."""
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, not bool")
+        raise SettingsTypeError(
+            f"{name} must be an int, not bool", argument=name, reason="wrong_type"
+        )
     try:
         order = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+        raise SettingsTypeError(
+            f"{name} must be an int, not {type(value).__name__}", argument=name, reason="wrong_type"
+        ) from None
     if not 0 <= order <= MAX_ORDER:
-        raise ValueError(f"{name} must be from 0 to {MAX_ORDER}, not {shown(order)}")
+        raise SettingsError(
+            f"{name} must be from 0 to {MAX_ORDER}, not {shown(order)}",
+            argument=name,
+            reason="out_of_range",
+        )
     return order
 
 
@@ -306,27 +331,41 @@ def _beta(beta: object) -> Beta:
     """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
     value = _exact_beta(beta)
     if value < 0:
-        raise ValueError(f"beta must not be negative, not {shown(beta)}")
+        raise SettingsError(
+            f"beta must not be negative, not {shown(beta)}", argument="beta", reason="negative"
+        )
     exact = Fraction(value)
     if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_BETA_BITS:
-        raise ValueError(
-            f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}"
+        raise SettingsError(
+            f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}",
+            argument="beta",
+            reason="out_of_range",
         )
     return value
 
 
 def _exact_beta(beta: object) -> Beta:
     if isinstance(beta, bool):
-        raise TypeError("beta must be an int, a Fraction or a float, not bool")
+        raise SettingsTypeError(
+            "beta must be an int, a Fraction or a float, not bool",
+            argument="beta",
+            reason="wrong_type",
+        )
     if isinstance(beta, Integral):
         return int(beta)
     if isinstance(beta, Rational):
         return Fraction(int(beta.numerator), int(beta.denominator))
     if isinstance(beta, float):
         if not math.isfinite(beta):
-            raise ValueError(f"beta must be finite, not {beta}")
+            raise SettingsError(
+                f"beta must be finite, not {beta}", argument="beta", reason="not_finite"
+            )
         return float(beta)
-    raise TypeError(f"beta must be an int, a Fraction or a float, not {type(beta).__name__}")
+    raise SettingsTypeError(
+        f"beta must be an int, a Fraction or a float, not {type(beta).__name__}",
+        argument="beta",
+        reason="wrong_type",
+    )
 
 
 def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
