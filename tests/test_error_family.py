@@ -5,7 +5,9 @@ pickles with its fields."""
 from __future__ import annotations
 
 import pickle
+import re
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -278,3 +280,15 @@ def test_fields_default_to_none() -> None:
     error = chrf.ChrfError("bad")
     assert (str(error), error.argument, error.index, error.reason) == ("bad", None, None, None)
     assert _errors.argument_of("weights[2][0]") == "weights"
+
+
+def test_every_reason_raised_is_documented() -> None:
+    root = Path(__file__).resolve().parent.parent
+    python = (root / "python" / "chrf").rglob("*.py")
+    reasons = {r for path in python for r in re.findall(r'reason="([a-z_]+)"', path.read_text())}
+    # errors.rs's own: the reason of each core error, the last of its (kind, argument, reason).
+    mapping = (root / "rust" / "chrf-py" / "src" / "errors.rs").read_text()
+    reasons |= set(re.findall(r', "([a-z_]+)"\)', mapping))
+    assert "orders_both_zero" in reasons  # the patterns find what they look for
+    documented = (root / "docs" / "python-api.md").read_text()
+    assert sorted(r for r in reasons if f"`{r}`" not in documented) == []

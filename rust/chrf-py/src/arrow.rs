@@ -26,7 +26,9 @@ use arrow_schema::DataType;
 use pyo3::prelude::*;
 
 use crate::arrow_import::import;
-use crate::errors::{argument_of, input_error, input_type_error, reserved, Error, Result};
+use crate::errors::{
+    argument_of, arrow_error, arrow_type_error, input_error, reserved, Error, Result,
+};
 
 /// One array of UTF-8 strings, of any of Arrow's three string layouts.
 enum Chunk {
@@ -127,7 +129,7 @@ pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<A
         if is_text(data_type) || lists && list_item(data_type).is_some_and(is_text) {
             return Ok(());
         }
-        Err(type_error(
+        Err(arrow_type_error(
             name,
             format!(
             "{name} must be an Arrow column of strings (string, large_string, string_view, or a \
@@ -169,21 +171,11 @@ pub fn read_arrow_texts(value: &Bound<'_, PyAny>, name: &str) -> Result<Vec<Arro
     match read_arrow(value, name, false)? {
         ArrowColumn::Texts(texts) => Ok(texts),
         // Not read without `lists`: a list<string> column is refused by type there.
-        ArrowColumn::Rows(_) => Err(type_error(
+        ArrowColumn::Rows(_) => Err(arrow_type_error(
             name,
             format!("{name} must be an Arrow column of strings, not of lists"),
         )),
     }
-}
-
-/// The `InputTypeError` of an Arrow column named `name` of the wrong type.
-pub fn type_error(name: &str, message: String) -> Error {
-    input_type_error(message, argument_of(name), None, "not_a_string_column")
-}
-
-/// The `InputError` of Arrow data named `name` that is not valid.
-pub fn arrow_error(name: &str, message: String) -> Error {
-    input_error(message, argument_of(name), None, "invalid_arrow")
 }
 
 /// The rows of a string column's chunks, each chunk checked (see [`Strings::of`]); a null row
@@ -242,7 +234,7 @@ impl Strings {
             _ => None,
         };
         let (keys, values) = parts.ok_or_else(|| {
-            type_error(
+            arrow_type_error(
                 name,
                 format!(
                     "{name} must be an Arrow column of strings, not {}",
@@ -340,7 +332,7 @@ impl<K: ArrowPrimitiveType> Keys for PrimitiveArray<K> {
 
 fn checked_chunk(array: &dyn Array, name: &str) -> Result<Chunk> {
     let chunk = Chunk::of(array).ok_or_else(|| {
-        type_error(
+        arrow_type_error(
             name,
             format!(
                 "{name} must be an Arrow column of strings, not {}",
@@ -495,7 +487,7 @@ fn list_rows(arrays: &[ArrayRef], name: &str) -> Result<Vec<Vec<(usize, ArrowTex
         } else if let Some(lists) = array.as_list_opt::<i64>() {
             read_lists(lists, name, first_row, &mut per_row)?;
         } else {
-            return Err(type_error(
+            return Err(arrow_type_error(
                 name,
                 format!(
                     "{name} must be an Arrow column of lists of strings, not {}",

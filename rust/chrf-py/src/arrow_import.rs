@@ -13,8 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use pyo3_arrow::{PyArray, PyArrayReader, PyField};
 
-use crate::arrow::{arrow_error, type_error};
-use crate::errors::{Error, Result};
+use crate::errors::{arrow_error, arrow_type_error, Error, Result};
 use crate::objects::caught_quietly;
 
 /// An imported column: its type and its arrays (one, or a stream's chunks).
@@ -66,7 +65,10 @@ pub fn import(
 fn exported<'py>(value: &Bound<'py, PyAny>, method: &str, name: &str) -> Result<Bound<'py, PyAny>> {
     let exporter = value.getattr(method)?;
     if !exporter.is_callable() {
-        return Err(type_error(name, format!("{name}.{method} is not callable")));
+        return Err(arrow_type_error(
+            name,
+            format!("{name}.{method} is not callable"),
+        ));
     }
     Ok(exporter.call0()?)
 }
@@ -77,7 +79,7 @@ fn capsule_pair<'py>(
     name: &str,
 ) -> Result<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
     let wrong = |what: String| {
-        type_error(
+        arrow_type_error(
             name,
             format!(
                 "{name}.__arrow_c_array__() must return a tuple of two capsules (schema, array), \
@@ -115,7 +117,7 @@ fn capsule_named<'py>(
         .filter(|found| found.is_valid_checked(Some(capsule)))
         .cloned()
         .ok_or_else(|| {
-            type_error(
+            arrow_type_error(
                 name,
                 format!(
                     "{name}.{method}() gave {} where a capsule named {:?} belongs",

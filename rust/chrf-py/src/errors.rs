@@ -197,6 +197,16 @@ pub fn input_type_error(
     refused(Kind::InputType, message, Some(argument), index, reason)
 }
 
+/// The `InputTypeError` of an Arrow column named `name` of the wrong type.
+pub fn arrow_type_error(name: &str, message: String) -> Error {
+    input_type_error(message, argument_of(name), None, "not_a_string_column")
+}
+
+/// The `InputError` of Arrow data named `name` that is not valid.
+pub fn arrow_error(name: &str, message: String) -> Error {
+    input_error(message, argument_of(name), None, "invalid_arrow")
+}
+
 /// An item's name as its errors show it (`references[2][0]`), and the index of its segment
 /// (hypothesis i's, whatever the layout; a batch item's in a batch), when it is in one.
 pub type Named = (String, Option<usize>);
