@@ -9,8 +9,6 @@ from collections.abc import Callable, Mapping
 from types import FrameType
 from typing import Any, TypeVar
 
-from chrf._errors import SettingsTypeError
-
 #: sacreBLEU's (and evaluate's, and torchmetrics') names that chrf's functions take as well.
 ALIASES = {"whitespace": "include_whitespace"}
 #: Other libraries' names of chrf's options, which the functions refuse naming the right one.
@@ -44,11 +42,17 @@ def resolved(options: Mapping[str, Any], fields: frozenset[str]) -> dict[str, An
     for name, value in options.items():
         field = ALIASES.get(name, name)
         if field not in fields:
+            # Imported on error only: this module stays loadable alone, by its path
+            # (docs/griffe_chrf.py); the compiled module has imported chrf._errors already.
+            from chrf._errors import SettingsTypeError
+
             raise SettingsTypeError(
                 _unknown_keyword(name, fields), argument=name, reason="unknown_option"
             )
         if field in found:
             alias = next(alias for alias, of in ALIASES.items() if of == field)
+            from chrf._errors import SettingsTypeError
+
             raise SettingsTypeError(
                 f"{_caller()} got both {field!r} and {alias!r}: one option under two names "
                 f"({alias!r} is sacreBLEU's), give it once",
