@@ -337,7 +337,10 @@ def _outcome(call: Callable[[], Any]) -> tuple[str, Any]:
     try:
         return "result", call()
     except BaseException as error:  # a PanicException is a BaseException
-        return type(error).__name__, str(error)[:300]
+        # chrf's errors by their built-in class (chrf.InputError: ValueError); a PanicException
+        # comes out as BaseException, refused as any class outside the list.
+        builtin = next(cls for cls in type(error).__mro__ if cls.__module__ == "builtins")
+        return builtin.__name__, str(error)[:300]
 
 
 def _same(a: Any, b: Any, np: Any) -> bool:

@@ -37,6 +37,13 @@ if TYPE_CHECKING:
     )
     from chrf._compare import Comparison
     from chrf._components import Components, OrderComponents
+    from chrf._errors import (
+        ChrfError,
+        InputError,
+        InputTypeError,
+        SettingsError,
+        SettingsTypeError,
+    )
     from chrf._evaluate import compute, evaluate_module
     from chrf._explain import Explanation
     from chrf._mbr import MBRResult, expected_utility, expected_utility_batched, mbr, mbr_batched
@@ -55,13 +62,18 @@ _HOMES = {
     "CHRF": "chrf._sacrebleu",
     "CHRFScore": "chrf._sacrebleu",
     "CHRFSignature": "chrf._sacrebleu",
+    "ChrfError": "chrf._errors",
     "Comparison": "chrf._compare",
     "Components": "chrf._components",
     "Explanation": "chrf._explain",
+    "InputError": "chrf._errors",
+    "InputTypeError": "chrf._errors",
     "MBRResult": "chrf._mbr",
     "OrderComponents": "chrf._components",
     "SelfTestError": "chrf._selftest",
     "Settings": "chrf._settings",
+    "SettingsError": "chrf._errors",
+    "SettingsTypeError": "chrf._errors",
     "Statistics": "chrf._statistics",
     "aggregate": "chrf._batch",
     "aggregate_batched": "chrf._batch",
@@ -92,13 +104,18 @@ __all__ = [
     "CHRF",
     "CHRFScore",
     "CHRFSignature",
+    "ChrfError",
     "Comparison",
     "Components",
     "Explanation",
+    "InputError",
+    "InputTypeError",
     "MBRResult",
     "OrderComponents",
     "SelfTestError",
     "Settings",
+    "SettingsError",
+    "SettingsTypeError",
     "Statistics",
     "aggregate",
     "aggregate_batched",

@@ -16,6 +16,7 @@ import numpy as np
 from chrf import _core, _service
 from chrf._compare import Comparison, Test, difference, order_components
 from chrf._components import Components, components_of
+from chrf._errors import InputError, InputTypeError, SettingsError
 from chrf._explain import Explanation, counts_of, frozen, orders_of
 from chrf._explained import explained
 from chrf._inputs import Layout, References, Texts, as_list, whole_number
@@ -101,9 +102,13 @@ def compare(
     """
     named = _named(systems)
     if len(named) < 2:
-        raise ValueError("compare needs at least two systems")
+        raise InputError("compare needs at least two systems", argument="systems", reason="too_few")
     if not (test is None or (isinstance(test, str) and test in ("bs", "ar"))):
-        raise ValueError(f"test must be 'bs', 'ar' or None, not {shown(test)}")
+        raise SettingsError(
+            f"test must be 'bs', 'ar' or None, not {shown(test)}",
+            argument="test",
+            reason="invalid_choice",
+        )
     top = whole_number(top, "top")
     trials = _trials(trials)
     settings = settings_of(options)
@@ -171,7 +176,11 @@ def _named(systems: Mapping[str, Texts] | Sequence[Texts]) -> dict[str, Texts]:
         named = dict(systems)
         for name in named:
             if not isinstance(name, str):
-                raise TypeError(f"system names must be str, not {type(name).__name__}")
+                raise InputTypeError(
+                    f"system names must be str, not {type(name).__name__}",
+                    argument="systems",
+                    reason="wrong_type",
+                )
         return named
     items = as_list(systems, "systems", "system outputs")
     return {f"system {k + 1}": hyps for k, hyps in enumerate(items)}  # type: ignore[misc]
@@ -184,7 +193,11 @@ def _trials(trials: object) -> int | None:
         return None
     count = whole_number(trials, "trials", minimum=1, optional=True)
     if count > sys.maxsize:
-        raise ValueError(f"trials must be at most {sys.maxsize}, not {shown(count)}")
+        raise SettingsError(
+            f"trials must be at most {sys.maxsize}, not {shown(count)}",
+            argument="trials",
+            reason="out_of_range",
+        )
     return count
 
 

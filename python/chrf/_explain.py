@@ -18,6 +18,7 @@ import numpy as np
 
 from chrf import _core
 from chrf._core import Corpus, Counts, NgramLists
+from chrf._errors import SettingsError, SettingsTypeError
 from chrf._explained import explained
 from chrf._inputs import whole_number
 from chrf._messages import shown
@@ -224,7 +225,9 @@ class Explanation:
     def segment(self, i: int) -> SegmentExplanation:
         """Segment ``i``'s n-grams, explained as the corpus explains them."""
         if is_bool(i) or not isinstance(i, Integral):
-            raise TypeError(f"i must be an int, not {type(i).__name__}")
+            raise SettingsTypeError(
+                f"i must be an int, not {type(i).__name__}", argument="i", reason="wrong_type"
+            )
         i = int(i)
         if not 0 <= i < self.segment_count:
             raise IndexError(f"segment index {shown(i)} out of range 0..{self.segment_count - 1}")
@@ -256,14 +259,26 @@ class Explanation:
 def _edges(edges: object) -> tuple[int, ...]:
     """Bucket edges: increasing positive ints."""
     if isinstance(edges, (str, bytes)) or not isinstance(edges, Iterable):
-        raise TypeError(f"edges must be a sequence of ints, not {type(edges).__name__}")
+        raise SettingsTypeError(
+            f"edges must be a sequence of ints, not {type(edges).__name__}",
+            argument="edges",
+            reason="not_a_sequence",
+        )
     items = []
     for k, edge in enumerate(edges):
         if is_bool(edge) or not isinstance(edge, Integral):
-            raise TypeError(f"edges[{k}] must be an int, not {type(edge).__name__}")
+            raise SettingsTypeError(
+                f"edges[{k}] must be an int, not {type(edge).__name__}",
+                argument="edges",
+                reason="wrong_type",
+            )
         items.append(int(edge))  # NumPy integers too
     if items != sorted(set(items)) or any(e <= 0 for e in items):
-        raise ValueError(f"edges must be increasing positive integers, not {shown(tuple(items))}")
+        raise SettingsError(
+            f"edges must be increasing positive integers, not {shown(tuple(items))}",
+            argument="edges",
+            reason="out_of_range",
+        )
     return tuple(items)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Literal, Protocol, TypeAlias
 
 from chrf._core import listed
+from chrf._errors import SettingsError, SettingsTypeError
 from chrf._messages import shown
 from chrf._numbers import is_bool
 
@@ -52,7 +53,11 @@ as_list = listed
 def check_layout(layout: object) -> None:
     """Refuses a ``layout`` that is none of None, "streams" and "per_hypothesis"."""
     if layout is not None and not (isinstance(layout, str) and layout in LAYOUTS):
-        raise ValueError(f"layout must be 'streams', 'per_hypothesis' or None, not {shown(layout)}")
+        raise SettingsError(
+            f"layout must be 'streams', 'per_hypothesis' or None, not {shown(layout)}",
+            argument="layout",
+            reason="invalid_choice",
+        )
 
 
 def whole_number(value: object, name: str, *, minimum: int = 0, optional: bool = False) -> int:
@@ -65,7 +70,11 @@ def whole_number(value: object, name: str, *, minimum: int = 0, optional: bool =
         else:
             if number < minimum:
                 bound = "must not be negative" if minimum == 0 else f"must be at least {minimum}"
-                raise ValueError(f"{name} {bound}, not {shown(number)}")
+                raise SettingsError(
+                    f"{name} {bound}, not {shown(number)}", argument=name, reason="out_of_range"
+                )
             return number
     kinds = "an int or None" if optional else "an int"
-    raise TypeError(f"{name} must be {kinds}, not {type(value).__name__}")
+    raise SettingsTypeError(
+        f"{name} must be {kinds}, not {type(value).__name__}", argument=name, reason="wrong_type"
+    )

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from chrf._errors import InputError, InputTypeError
+
 
 def weights_of_lprobs(lprobs: object, count: int) -> list[float] | None:
     """The weights of log-probabilities, softmax(lprobs) in proportion: each exp(l - max l),
@@ -21,18 +23,26 @@ def weights_of_lprobs(lprobs: object, count: int) -> list[float] | None:
     try:
         values = np.asarray(lprobs, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
-        raise TypeError(
+        raise InputTypeError(
             "reference_lprobs must be a torch tensor, a NumPy array or a list of numbers, "
-            f"not {type(lprobs).__name__}"
+            f"not {type(lprobs).__name__}",
+            argument="reference_lprobs",
+            reason="wrong_type",
         ) from None
     if values.size != count:
-        raise ValueError(
-            f"reference_lprobs has {values.size} values but there are {count} references"
+        raise InputError(
+            f"reference_lprobs has {values.size} values but there are {count} references",
+            argument="reference_lprobs",
+            reason="length_mismatch",
         )
     if count == 0:
         return None  # no references: chrf says so
     largest = float(values.max())
     if not math.isfinite(largest):
-        raise ValueError("reference_lprobs must have a finite largest value")
+        raise InputError(
+            "reference_lprobs must have a finite largest value",
+            argument="reference_lprobs",
+            reason="not_finite",
+        )
     weights: list[float] = np.exp(values - largest).tolist()
     return weights

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from chrf import _service
+from chrf._errors import InputError, SettingsError
 from chrf._exact_order import ExactOrder, rereadable
 from chrf._inputs import Texts, as_list
 from chrf._messages import shown
@@ -95,7 +96,7 @@ def mbr(
     _check_method(method)
     hyps = as_list(hypotheses, "hypotheses")
     if not hyps:
-        raise ValueError("hypotheses must not be empty")
+        raise InputError("hypotheses must not be empty", argument="hypotheses", reason="empty")
     texts = cast("list[str]", hyps)  # the core checks that they are
     refs = texts if references is None else rereadable(references, "references")
     listed = None if weights is None else cast("Weights", as_list(weights, "weights"))
@@ -125,7 +126,9 @@ def mbr_batched(
     ]
     for b, item in enumerate(hyps):
         if not item:
-            raise ValueError(f"hypotheses[{b}] must not be empty")
+            raise InputError(
+                f"hypotheses[{b}] must not be empty", argument="hypotheses", index=b, reason="empty"
+            )
     texts = cast("list[list[str]]", hyps)  # the core checks that they are
     refs = (
         texts
@@ -149,7 +152,11 @@ def mbr_batched(
 
 def _check_method(method: object) -> None:
     if not (isinstance(method, str) and method in METHODS):
-        raise ValueError(f"method must be 'pairwise' or 'aggregate', not {shown(method)}")
+        raise SettingsError(
+            f"method must be 'pairwise' or 'aggregate', not {shown(method)}",
+            argument="method",
+            reason="invalid_choice",
+        )
 
 
 def _chosen(

@@ -214,12 +214,22 @@ def resolved(options: Mapping[str, Any], fields: frozenset[str]) -> dict[str, An
     for name, value in options.items():
         field = ALIASES.get(name, name)
         if field not in fields:
-            raise TypeError(_unknown_keyword(name, fields))
+            # Imported on error only: this module stays loadable alone, by its path
+            # (docs/griffe_chrf.py); the compiled module has imported chrf._errors already.
+            from chrf._errors import SettingsTypeError
+
+            raise SettingsTypeError(
+                _unknown_keyword(name, fields), argument=name, reason="unknown_option"
+            )
         if field in found:
             alias = next(alias for alias, of in ALIASES.items() if of == field)
-            raise TypeError(
+            from chrf._errors import SettingsTypeError
+
+            raise SettingsTypeError(
                 f"{_caller()} got both {field!r} and {alias!r}: one option under two names "
-                f"({alias!r} is sacreBLEU's), give it once"
+                f"({alias!r} is sacreBLEU's), give it once",
+                argument=name,
+                reason="duplicate_option",
             )
         found[field] = value
     return found

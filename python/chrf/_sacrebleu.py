@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chrf import _service
+from chrf._errors import InputError, InputTypeError, SettingsError, SettingsTypeError
 from chrf._inputs import References, Texts
 from chrf._messages import shown
 from chrf._options import named_by, renamed
@@ -32,9 +33,17 @@ class CHRFSignature:
 
     def __init__(self, metric: CHRF) -> None:
         if not isinstance(metric, CHRF):
-            raise TypeError(f"metric must be a chrf.CHRF, not {type(metric).__name__}")
+            raise InputTypeError(
+                f"metric must be a chrf.CHRF, not {type(metric).__name__}",
+                argument="metric",
+                reason="wrong_type",
+            )
         if metric.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
+            raise InputError(
+                "Number of references unknown, please evaluate the metric first.",
+                argument="metric",
+                reason="not_evaluated",
+            )
         self._abbr = dict(ABBREVIATIONS)
         self.info: dict[str, Any] = signature_info(
             metric.settings, metric.num_refs, metric.n_bootstrap, metric.seed
@@ -111,7 +120,11 @@ class CHRF:
     def from_settings(cls, settings: Settings) -> CHRF:
         """The metric of a :class:`chrf.Settings`."""
         if not isinstance(settings, Settings):
-            raise TypeError(f"settings must be a chrf.Settings, not {type(settings).__name__}")
+            raise SettingsTypeError(
+                f"settings must be a chrf.Settings, not {type(settings).__name__}",
+                argument="settings",
+                reason="wrong_type",
+            )
         return cls(**named_by("sacrebleu", settings.options()))
 
     def _streams(self, references: References) -> list[list[object]]:
@@ -177,11 +190,21 @@ class CHRF:
 def _resample_count(value: object) -> int:
     """``n_bootstrap`` as an int; as in sacreBLEU, 1 or less means no resampling."""
     if isinstance(value, bool):
-        raise TypeError("n_bootstrap must be an int, not bool")
+        raise SettingsTypeError(
+            "n_bootstrap must be an int, not bool", argument="n_bootstrap", reason="wrong_type"
+        )
     try:
         count = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"n_bootstrap must be an int, not {type(value).__name__}") from None
+        raise SettingsTypeError(
+            f"n_bootstrap must be an int, not {type(value).__name__}",
+            argument="n_bootstrap",
+            reason="wrong_type",
+        ) from None
     if count > sys.maxsize:  # NumPy sizes are C integers
-        raise ValueError(f"n_bootstrap must be at most {sys.maxsize}, not {shown(count)}")
+        raise SettingsError(
+            f"n_bootstrap must be at most {sys.maxsize}, not {shown(count)}",
+            argument="n_bootstrap",
+            reason="out_of_range",
+        )
     return count

@@ -12,6 +12,7 @@ from typing import Any, TypedDict, TypeVar, overload
 
 from chrf import _options
 from chrf._core import Config
+from chrf._errors import SettingsError, SettingsTypeError
 from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._options import (
@@ -129,9 +130,11 @@ class Settings:
             checked = _CHECKS[option.kind](option, getattr(self, option.name))
             object.__setattr__(self, option.name, checked)
         if self.eps_smoothing and self.averaging != "precision_recall":
-            raise ValueError(
+            raise SettingsError(
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
-                "it cannot be combined with averaging='per_order_f'"
+                "it cannot be combined with averaging='per_order_f'",
+                argument="eps_smoothing",
+                reason="incompatible",
             )
         Config(self)  # chrf-core's checks; the compiled form itself is built on first use
 
@@ -197,9 +200,11 @@ class Settings:
         """Refuses what no float score can take: a β whose square overflows a float (sacreBLEU
         fails there too); the exact entry points take it."""
         if math.isinf(self.one_plus_factor):
-            raise ValueError(
+            raise SettingsError(
                 f"beta ** 2 is too large for a float score: beta={shown(self.beta)} "
-                "(exact components take any beta)"
+                "(exact components take any beta)",
+                argument="beta",
+                reason="out_of_range",
             )
 
     @property
@@ -245,7 +250,9 @@ def settings_of(options: ExactOptions) -> Settings:
 
 def state_dict(state: object, name: str) -> dict[str, Any]:
     if not isinstance(state, dict) or not all(isinstance(key, str) for key in state):
-        raise TypeError(f"the pickled state of a {name} must be a dict of its fields")
+        raise SettingsTypeError(
+            f"the pickled state of a {name} must be a dict of its fields", reason="wrong_type"
+        )
     return state
 
 
@@ -272,9 +279,11 @@ def options_doc(*, exact: bool = False) -> str:
 def exact_settings(options: ExactOptions) -> Settings:
     """Settings for an exact entry point, which refuses the float-only ``eps_smoothing``."""
     if "eps_smoothing" in options:
-        raise TypeError(
+        raise SettingsTypeError(
             "eps_smoothing has no exact form: it is an option of chrf.score(), not of "
-            "the exact entry points"
+            "the exact entry points",
+            argument="eps_smoothing",
+            reason="no_exact_form",
         )
     return settings_of(options)
 
@@ -283,26 +292,40 @@ def _order(option: Option[int], value: object) -> int:
     """An order as a plain int (NumPy integers welcome; bools and floats refused)."""
     name = option.name
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, not bool")
+        raise SettingsTypeError(
+            f"{name} must be an int, not bool", argument=name, reason="wrong_type"
+        )
     try:
         order = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+        raise SettingsTypeError(
+            f"{name} must be an int, not {type(value).__name__}", argument=name, reason="wrong_type"
+        ) from None
     if not 0 <= order <= MAX_ORDER:
-        raise ValueError(f"{name} must be from 0 to {MAX_ORDER}, not {shown(order)}")
+        raise SettingsError(
+            f"{name} must be from 0 to {MAX_ORDER}, not {shown(order)}",
+            argument=name,
+            reason="out_of_range",
+        )
     return order
 
 
 def _bool(option: Option[bool], value: object) -> bool:
     if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
-        raise TypeError(f"{option.name} must be a bool, not {type(value).__name__}")
+        raise SettingsTypeError(
+            f"{option.name} must be a bool, not {type(value).__name__}",
+            argument=option.name,
+            reason="wrong_type",
+        )
     return bool(value)
 
 
 def _averaging(option: Option[Averaging], value: object) -> Averaging:
     if not isinstance(value, str) or value not in AVERAGINGS:
-        raise ValueError(
-            f"averaging must be 'precision_recall' or 'per_order_f', not {shown(value)}"
+        raise SettingsError(
+            f"averaging must be 'precision_recall' or 'per_order_f', not {shown(value)}",
+            argument="averaging",
+            reason="invalid_choice",
         )
     return value
 
@@ -311,27 +334,41 @@ def _beta(option: Option[Beta], beta: object) -> Beta:
     """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
     value = _exact_beta(beta)
     if value < 0:
-        raise ValueError(f"beta must not be negative, not {shown(beta)}")
+        raise SettingsError(
+            f"beta must not be negative, not {shown(beta)}", argument="beta", reason="negative"
+        )
     exact = Fraction(value)
     if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_BETA_BITS:
-        raise ValueError(
-            f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}"
+        raise SettingsError(
+            f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}",
+            argument="beta",
+            reason="out_of_range",
         )
     return value
 
 
 def _exact_beta(beta: object) -> Beta:
     if isinstance(beta, bool):
-        raise TypeError("beta must be an int, a Fraction or a float, not bool")
+        raise SettingsTypeError(
+            "beta must be an int, a Fraction or a float, not bool",
+            argument="beta",
+            reason="wrong_type",
+        )
     if isinstance(beta, Integral):
         return int(beta)
     if isinstance(beta, Rational):
         return Fraction(int(beta.numerator), int(beta.denominator))
     if isinstance(beta, float):
         if not math.isfinite(beta):
-            raise ValueError(f"beta must be finite, not {beta}")
+            raise SettingsError(
+                f"beta must be finite, not {beta}", argument="beta", reason="not_finite"
+            )
         return float(beta)
-    raise TypeError(f"beta must be an int, a Fraction or a float, not {type(beta).__name__}")
+    raise SettingsTypeError(
+        f"beta must be an int, a Fraction or a float, not {type(beta).__name__}",
+        argument="beta",
+        reason="wrong_type",
+    )
 
 
 def _float_of(compute: Callable[[], int | Fraction | float]) -> float:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from chrf._core import VERSION
+from chrf._errors import InputError, InputTypeError
 from chrf._settings import Beta, Settings, score_name
 
 __all__ = [
@@ -145,9 +146,13 @@ class CHRFScore:
             if isinstance(scores, Iterable):
                 raise  # scores that do not compare: the caller's own error
             kind = type(scores).__name__
-            raise TypeError(f"scores must be an iterable of scores, not {kind}") from None
+            raise InputTypeError(
+                f"scores must be an iterable of scores, not {kind}",
+                argument="scores",
+                reason="not_a_sequence",
+            ) from None
         if not raw_scores:
-            raise ValueError("scores must not be empty")
+            raise InputError("scores must not be empty", argument="scores", reason="empty")
         n = len(raw_scores)
         lower_idx = n // 40
         upper_idx = n - lower_idx - 1

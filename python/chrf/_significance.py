@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from chrf import _core
 from chrf._core import Corpus
+from chrf._errors import SettingsError
 from chrf._messages import shown
 from chrf._settings import Settings
 
@@ -40,8 +41,9 @@ def sacrebleu_seed() -> tuple[str, int | None]:
     except ValueError:  # not a number, or more digits than Python converts
         seed = -1
     if seed < 0:  # NumPy's generators take no negative seed
-        raise ValueError(
-            f"SACREBLEU_SEED must be a non-negative integer or 'none', not {shown(text)}"
+        raise SettingsError(
+            f"SACREBLEU_SEED must be a non-negative integer or 'none', not {shown(text)}",
+            reason="out_of_range",
         )
     return text, seed
 

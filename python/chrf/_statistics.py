@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from chrf import _core
+from chrf._errors import InputError, InputTypeError, SettingsError, argument_of
 from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._options import entry_point
@@ -54,11 +55,19 @@ class Statistics:
         counts are ints of 128 bits at most, one triple per order, and matches never outnumber
         hypothesis or reference n-grams (under either rule of spec §1.4)."""
         if not isinstance(self.settings, Settings):
-            raise TypeError(f"settings must be a chrf.Settings, not {type(self.settings).__name__}")
+            raise InputTypeError(
+                f"settings must be a chrf.Settings, not {type(self.settings).__name__}",
+                argument="settings",
+                reason="wrong_type",
+            )
         counts = _counts(self.counts, self.settings.order_count)
         segment_count = _count(self.segment_count, "segment_count")
         if segment_count == 0 and any(any(order) for order in counts):
-            raise ValueError("0 segments cannot have n-grams: counts must all be 0")
+            raise InputError(
+                "0 segments cannot have n-grams: counts must all be 0",
+                argument="counts",
+                reason="inconsistent",
+            )
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "segment_count", segment_count)
 
@@ -95,8 +104,9 @@ class Statistics:
         try:
             return Statistics(self.settings, counts, self.segment_count - other.segment_count)
         except ValueError as error:
-            raise ValueError(
-                f"cannot subtract statistics that are not part of these: {error}"
+            raise InputError(
+                f"cannot subtract statistics that are not part of these: {error}",
+                reason="not_a_part",
             ) from None
 
     def __radd__(self, other: object) -> Statistics:
@@ -108,7 +118,10 @@ class Statistics:
     def _check_same_settings(self, other: Statistics, verb: str) -> None:
         mine, theirs = self.settings, other.settings
         if mine != theirs:
-            raise ValueError(f"cannot {verb} statistics of different settings: {mine} and {theirs}")
+            raise SettingsError(
+                f"cannot {verb} statistics of different settings: {mine} and {theirs}",
+                reason="mismatch",
+            )
 
     @classmethod
     @entry_point
@@ -136,10 +149,16 @@ class Statistics:
         """The sum of one or more statistics."""
         items = list(parts)
         if not items:
-            raise ValueError("total() needs at least one Statistics")
+            raise InputError(
+                "total() needs at least one Statistics", argument="parts", reason="empty"
+            )
         for i, item in enumerate(items):
             if not isinstance(item, Statistics):
-                raise TypeError(f"parts[{i}] must be a Statistics, not {type(item).__name__}")
+                raise InputTypeError(
+                    f"parts[{i}] must be a Statistics, not {type(item).__name__}",
+                    argument="parts",
+                    reason="wrong_type",
+                )
         return sum(items[1:], items[0])
 
     def score(self) -> float:
@@ -149,7 +168,11 @@ class Statistics:
     def components(self) -> Components:
         """The exact components, as :func:`chrf.components` gives them for these segments."""
         if self.settings.eps_smoothing:
-            raise ValueError("statistics with eps_smoothing=True have a float score only")
+            raise SettingsError(
+                "statistics with eps_smoothing=True have a float score only",
+                argument="eps_smoothing",
+                reason="no_exact_form",
+            )
         from chrf._components import components_of  # fractions: not needed for a float score
 
         return components_of(self.settings, self.counts, self.segment_count)
@@ -157,28 +180,40 @@ class Statistics:
 
 def _counts(counts: object, order_count: int) -> Counts:
     if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
-        raise TypeError(f"counts must be a sequence of count triples, not {type(counts).__name__}")
+        raise InputTypeError(
+            f"counts must be a sequence of count triples, not {type(counts).__name__}",
+            argument="counts",
+            reason="wrong_type",
+        )
     rows = list(counts)
     if len(rows) != order_count:
-        raise ValueError(f"counts hold {len(rows)} orders but the settings have {order_count}")
+        raise InputError(
+            f"counts hold {len(rows)} orders but the settings have {order_count}",
+            argument="counts",
+            reason="shape_mismatch",
+        )
     return tuple(_order_counts(row, f"counts[{n}]") for n, row in enumerate(rows))
 
 
 def _order_counts(row: object, name: str) -> tuple[int, int, int]:
     triple = f"{name} must be 3 counts (hypothesis, reference, matching n-grams)"
     if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-        raise TypeError(f"{triple}, not {type(row).__name__}")
+        raise InputTypeError(
+            f"{triple}, not {type(row).__name__}", argument="counts", reason="wrong_type"
+        )
     values = list(row)
     if len(values) != 3:
-        raise ValueError(f"{triple}, not {len(values)}")
+        raise InputError(f"{triple}, not {len(values)}", argument="counts", reason="shape_mismatch")
     hypothesis, reference, matching = (
         _count(value, f"{name} {kind} count")
         for value, kind in zip(values, ("hypothesis", "reference", "matching"), strict=True)
     )
     if matching > min(hypothesis, reference):
-        raise ValueError(
+        raise InputError(
             f"{name} has {matching} matching n-grams but {hypothesis} hypothesis and "
-            f"{reference} reference n-grams: matches cannot outnumber either"
+            f"{reference} reference n-grams: matches cannot outnumber either",
+            argument="counts",
+            reason="inconsistent",
         )
     return hypothesis, reference, matching
 
@@ -186,13 +221,27 @@ def _order_counts(row: object, name: str) -> tuple[int, int, int]:
 def _count(value: object, name: str) -> int:
     """A count as a plain int: NumPy integers are taken exactly, bools and floats refused."""
     if is_bool(value):
-        raise TypeError(f"{name} must be an int, not bool")
+        raise InputTypeError(
+            f"{name} must be an int, not bool", argument=argument_of(name), reason="wrong_type"
+        )
     try:
         count = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+        raise InputTypeError(
+            f"{name} must be an int, not {type(value).__name__}",
+            argument=argument_of(name),
+            reason="wrong_type",
+        ) from None
     if count < 0:
-        raise ValueError(f"{name} must not be negative, not {shown(count)}")
+        raise InputError(
+            f"{name} must not be negative, not {shown(count)}",
+            argument=argument_of(name),
+            reason="negative",
+        )
     if count > MAX_COUNT:
-        raise ValueError(f"{name} must be at most 2**128 - 1, not {shown(count)}")
+        raise InputError(
+            f"{name} must be at most 2**128 - 1, not {shown(count)}",
+            argument=argument_of(name),
+            reason="out_of_range",
+        )
     return count

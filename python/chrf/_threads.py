@@ -12,6 +12,7 @@ import sys
 import warnings
 
 from chrf import _core
+from chrf._errors import SettingsError, SettingsTypeError
 
 #: The environment variable read once, when chrf is imported.
 ENVIRONMENT_VARIABLE = "CHRF_NUM_THREADS"
@@ -30,15 +31,23 @@ def set_num_threads(threads: int | None) -> None:
     """
     if threads is not None:
         if isinstance(threads, bool):
-            raise TypeError("threads must be an int or None, not bool")
+            raise SettingsTypeError(
+                "threads must be an int or None, not bool", argument="threads", reason="wrong_type"
+            )
         try:
             threads = operator.index(threads)
         except TypeError:
-            raise TypeError(
-                f"threads must be an int or None, not {type(threads).__name__}"
+            raise SettingsTypeError(
+                f"threads must be an int or None, not {type(threads).__name__}",
+                argument="threads",
+                reason="wrong_type",
             ) from None
         if not 1 <= threads <= max_num_threads():
-            raise ValueError(f"threads must be from 1 to {max_num_threads()}")
+            raise SettingsError(
+                f"threads must be from 1 to {max_num_threads()}",
+                argument="threads",
+                reason="out_of_range",
+            )
     _core.set_thread_count(threads)
     global _chosen
     _chosen = threads is not None

@@ -11,6 +11,7 @@ from fractions import Fraction
 from numbers import Rational
 from typing import TypeAlias, TypeVar
 
+from chrf._errors import InputError, InputTypeError, argument_of
 from chrf._inputs import as_list
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
@@ -40,8 +41,10 @@ def item_weights(
         return [scaling(weights, reference_counts[0], "weights")]
     per_item = as_list(weights, "weights", "weight lists")
     if len(per_item) != len(reference_counts):
-        raise ValueError(
-            f"weights has {len(per_item)} items but the batch has {len(reference_counts)}"
+        raise InputError(
+            f"weights has {len(per_item)} items but the batch has {len(reference_counts)}",
+            argument="weights",
+            reason="length_mismatch",
         )
     return [
         None if w is None else scaling(w, reference_counts[b], f"weights[{b}]")
@@ -63,7 +66,11 @@ def binary_weights(weights: object, count: int, name: str) -> list[tuple[int, in
             pieces.append((j, integer, 0))
             continue
         if integer.bit_length() > MAX_SHIFT + 64:
-            raise ValueError(f"{name} span more than 2**{MAX_SHIFT} from the least to the most")
+            raise InputError(
+                f"{name} span more than 2**{MAX_SHIFT} from the least to the most",
+                argument=argument_of(name),
+                reason="out_of_range",
+            )
         shift = (integer & -integer).bit_length() - 1
         mantissa = integer >> shift
         while mantissa:
@@ -80,11 +87,17 @@ def smallest_integers(weights: object, count: int, name: str) -> list[int]:
     zero, TypeError for non-numbers."""
     values = as_list(weights, name, "numbers")
     if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} values but there are {count} references")
+        raise InputError(
+            f"{name} has {len(values)} values but there are {count} references",
+            argument=argument_of(name),
+            reason="length_mismatch",
+        )
     # Integer pairs, not Fractions: a Fraction's arithmetic reduces at every step.
     ratios = [exact_ratio(w, name, i) for i, w in enumerate(values)]
     if not any(numerator for numerator, _ in ratios):
-        raise ValueError(f"{name} must not all be zero")
+        raise InputError(
+            f"{name} must not all be zero", argument=argument_of(name), reason="all_zero"
+        )
     denominator = math.lcm(*{d for _, d in ratios})
     integers = [n * (denominator // d) for n, d in ratios]
     divisor = math.gcd(*integers)
@@ -101,13 +114,25 @@ def exact_ratio(weight: object, name: str, index: int) -> tuple[int, int]:
         try:  # not math.isfinite(): a long double beyond the float range is finite
             numerator, denominator = weight.as_integer_ratio()
         except (OverflowError, ValueError):
-            raise ValueError(f"{name}[{index}] must be finite, not {float(weight)}") from None
+            raise InputError(
+                f"{name}[{index}] must be finite, not {float(weight)}",
+                argument=argument_of(name),
+                reason="not_finite",
+            ) from None
     elif is_bool(weight):
-        raise TypeError(f"{name}[{index}] must be a number, not bool")
+        raise InputTypeError(
+            f"{name}[{index}] must be a number, not bool",
+            argument=argument_of(name),
+            reason="wrong_type",
+        )
     else:
         numerator, denominator = _integer_ratio(weight, f"{name}[{index}]")
     if numerator < 0:
-        raise ValueError(f"{name}[{index}] must not be negative, not {shown(weight)}")
+        raise InputError(
+            f"{name}[{index}] must not be negative, not {shown(weight)}",
+            argument=argument_of(name),
+            reason="negative",
+        )
     return numerator, denominator
 
 
@@ -123,4 +148,8 @@ def _integer_ratio(weight: object, name: str) -> tuple[int, int]:
             return exact.numerator, exact.denominator
         except (TypeError, ZeroDivisionError):
             pass
-    raise TypeError(f"{name} must be a number, not {type(weight).__name__}")
+    raise InputTypeError(
+        f"{name} must be a number, not {type(weight).__name__}",
+        argument=argument_of(name),
+        reason="wrong_type",
+    )

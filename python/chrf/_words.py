@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chrf._errors import InputTypeError
 from chrf._reference.metric import word_tokens
 
 
@@ -17,5 +18,7 @@ def words(text: str) -> list[str]:
     ['Hello', ',', 'world', '!']
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
+        raise InputTypeError(
+            f"text must be a str, not {type(text).__name__}", argument="text", reason="not_a_string"
+        )
     return word_tokens(text)

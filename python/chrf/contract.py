@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from chrf._api import components
+from chrf._errors import InputTypeError
 from chrf._messages import shown
 from chrf._options import BY_NAME, names_in
 
@@ -55,7 +56,11 @@ def evaluate_json(text: str | bytes) -> dict[str, Any]:
     if isinstance(text, bytearray):
         text = bytes(text)
     if not isinstance(text, (str, bytes)):
-        raise TypeError(f"text must be a str or bytes of JSON, not {type(text).__name__}")
+        raise InputTypeError(
+            f"text must be a str or bytes of JSON, not {type(text).__name__}",
+            argument="text",
+            reason="wrong_type",
+        )
     try:
         request = _loads(text)
     except ContractError as error:

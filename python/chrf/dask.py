@@ -22,6 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from chrf import _service, _threads
+from chrf._errors import InputError, InputTypeError, SettingsError
 from chrf._messages import missing_extra, shown
 from chrf._options import entry_point
 from chrf._settings import Settings, settings_of
@@ -58,7 +59,11 @@ def statistics(
     """
     settings = settings_of(options)  # bad options fail here, not later in a task
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
-        raise ValueError(f"split_every must be an int of at least 2, not {shown(split_every)}")
+        raise SettingsError(
+            f"split_every must be an int of at least 2, not {shown(split_every)}",
+            argument="split_every",
+            reason="out_of_range",
+        )
     if isinstance(collection, dask.bag.Bag):
         return collection.reduction(
             partial(_bag_statistics, settings),
@@ -123,7 +128,11 @@ def _pairs(items: Iterable[Any]) -> tuple[list[Any], list[Any]]:
     refs: list[Any] = []
     for i, item in enumerate(items):
         if not isinstance(item, (tuple, list)) or len(item) != 2:
-            raise TypeError(f"bag item {i} of a partition must be a (hypothesis, references) pair")
+            raise InputTypeError(
+                f"bag item {i} of a partition must be a (hypothesis, references) pair",
+                argument="collection",
+                reason="wrong_type",
+            )
         hyps.append(item[0])
         refs.append(item[1])
     return hyps, refs
@@ -140,15 +149,19 @@ def _nothing(settings: Settings) -> Statistics:
 
 def _columns(frame: Any, hypothesis: str, references: str | Sequence[str]) -> list[str]:
     if not hasattr(frame, "to_delayed") or not hasattr(frame, "columns"):
-        raise TypeError(
+        raise InputTypeError(
             "collection must be a dask.bag.Bag or a dask.dataframe.DataFrame, "
-            f"not {type(frame).__name__}"
+            f"not {type(frame).__name__}",
+            argument="collection",
+            reason="wrong_type",
         )
     columns = [hypothesis, *([references] if isinstance(references, str) else references)]
     missing = [c for c in columns if c not in frame.columns]
     if missing or len(columns) < 2:
-        raise ValueError(
-            f"the dataframe has no column {missing[0]!r}" if missing else "no references"
+        raise InputError(
+            f"the dataframe has no column {missing[0]!r}" if missing else "no references",
+            argument="hypothesis" if missing[:1] == [hypothesis] else "references",
+            reason="missing_column" if missing else "empty",
         )
     return columns
 

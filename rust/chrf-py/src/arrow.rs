@@ -23,11 +23,12 @@ use arrow_array::{
 };
 use arrow_buffer::ArrowNativeType;
 use arrow_schema::DataType;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::arrow_import::import;
-use crate::errors::{reserved, value_error, Error, Result};
+use crate::errors::{
+    argument_of, arrow_error, arrow_type_error, input_error, reserved, Error, Result,
+};
 
 /// One array of UTF-8 strings, of any of Arrow's three string layouts.
 enum Chunk {
@@ -128,7 +129,9 @@ pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<A
         if is_text(data_type) || lists && list_item(data_type).is_some_and(is_text) {
             return Ok(());
         }
-        Err(type_error(format!(
+        Err(arrow_type_error(
+            name,
+            format!(
             "{name} must be an Arrow column of strings (string, large_string, string_view, or a \
              dictionary of them){}, not {}",
             if lists {
@@ -137,7 +140,8 @@ pub fn read_arrow(value: &Bound<'_, PyAny>, name: &str, lists: bool) -> Result<A
                 ""
             },
             type_name(data_type)
-        )))
+        ),
+        ))
     })?;
     if is_text(&imported.data_type) {
         Ok(ArrowColumn::Texts(column(&imported.arrays, name)?))
@@ -167,14 +171,11 @@ pub fn read_arrow_texts(value: &Bound<'_, PyAny>, name: &str) -> Result<Vec<Arro
     match read_arrow(value, name, false)? {
         ArrowColumn::Texts(texts) => Ok(texts),
         // Not read without `lists`: a list<string> column is refused by type there.
-        ArrowColumn::Rows(_) => Err(type_error(format!(
-            "{name} must be an Arrow column of strings, not of lists"
-        ))),
+        ArrowColumn::Rows(_) => Err(arrow_type_error(
+            name,
+            format!("{name} must be an Arrow column of strings, not of lists"),
+        )),
     }
-}
-
-fn type_error(message: String) -> Error {
-    PyTypeError::new_err(message).into()
 }
 
 /// The rows of a string column's chunks, each chunk checked (see [`Strings::of`]); a null row
@@ -233,10 +234,13 @@ impl Strings {
             _ => None,
         };
         let (keys, values) = parts.ok_or_else(|| {
-            type_error(format!(
-                "{name} must be an Arrow column of strings, not {}",
-                type_name(array.data_type())
-            ))
+            arrow_type_error(
+                name,
+                format!(
+                    "{name} must be an Arrow column of strings, not {}",
+                    type_name(array.data_type())
+                ),
+            )
         })?;
         let values = Arc::new(checked_chunk(values.as_ref(), name)?);
         Ok(Self {
@@ -275,11 +279,14 @@ impl Strings {
 
     /// The error of a dictionary index `key` out of range in the row named `row`.
     fn range_error(&self, row: &str, key: &str) -> Error {
-        value_error(format!(
-            "{row} is not valid Arrow data: its dictionary index {key} is outside the \
+        arrow_error(
+            row,
+            format!(
+                "{row} is not valid Arrow data: its dictionary index {key} is outside the \
              dictionary's {} values",
-            self.values.array().len()
-        ))
+                self.values.array().len()
+            ),
+        )
     }
 }
 
@@ -325,17 +332,21 @@ impl<K: ArrowPrimitiveType> Keys for PrimitiveArray<K> {
 
 fn checked_chunk(array: &dyn Array, name: &str) -> Result<Chunk> {
     let chunk = Chunk::of(array).ok_or_else(|| {
-        type_error(format!(
-            "{name} must be an Arrow column of strings, not {}",
-            type_name(array.data_type())
-        ))
+        arrow_type_error(
+            name,
+            format!(
+                "{name} must be an Arrow column of strings, not {}",
+                type_name(array.data_type())
+            ),
+        )
     })?;
     let checked = match &chunk {
         Chunk::Utf8(strings) => check_offsets(strings),
         Chunk::LargeUtf8(strings) => check_offsets(strings),
         Chunk::View(strings) => check_views(strings),
     };
-    checked.map_err(|error| value_error(format!("{name} is not valid Arrow data: {error}")))?;
+    checked
+        .map_err(|error| arrow_error(name, format!("{name} is not valid Arrow data: {error}")))?;
     Ok(chunk)
 }
 
@@ -454,13 +465,15 @@ fn check_views(strings: &StringViewArray) -> std::result::Result<(), String> {
 }
 
 fn invalid(name: &str) -> Error {
-    value_error(format!(
-        "{name} is not valid Arrow data: list offsets out of bounds"
-    ))
+    arrow_error(
+        name,
+        format!("{name} is not valid Arrow data: list offsets out of bounds"),
+    )
 }
 
 fn null_error(name: &str, row: usize) -> Error {
-    value_error(format!("{name}[{row}] is null"))
+    let message = format!("{name}[{row}] is null");
+    input_error(message, argument_of(name), Some(row), "null")
 }
 
 /// The present references of each row of list<string> arrays, with their positions in the row.
@@ -474,10 +487,13 @@ fn list_rows(arrays: &[ArrayRef], name: &str) -> Result<Vec<Vec<(usize, ArrowTex
         } else if let Some(lists) = array.as_list_opt::<i64>() {
             read_lists(lists, name, first_row, &mut per_row)?;
         } else {
-            return Err(type_error(format!(
-                "{name} must be an Arrow column of lists of strings, not {}",
-                type_name(array.data_type())
-            )));
+            return Err(arrow_type_error(
+                name,
+                format!(
+                    "{name} must be an Arrow column of lists of strings, not {}",
+                    type_name(array.data_type())
+                ),
+            ));
         }
     }
     Ok(per_row)
@@ -514,9 +530,14 @@ fn read_lists<O: OffsetSizeTrait>(
             }
         }
         if present.is_empty() {
-            return Err(value_error(format!(
-                "{name}[{i}] has no reference: hypothesis {i} needs at least one"
-            )));
+            let message =
+                format!("{name}[{i}] has no reference: hypothesis {i} needs at least one");
+            return Err(input_error(
+                message,
+                argument_of(name),
+                Some(i),
+                "no_reference",
+            ));
         }
         per_row.push(present);
     }

@@ -9,12 +9,11 @@
 
 use arrow_array::ArrayRef;
 use arrow_schema::DataType;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use pyo3_arrow::{PyArray, PyArrayReader, PyField};
 
-use crate::errors::{value_error, Error, Result};
+use crate::errors::{arrow_error, arrow_type_error, Error, Result};
 use crate::objects::caught_quietly;
 
 /// An imported column: its type and its arrays (one, or a stream's chunks).
@@ -58,7 +57,7 @@ pub fn import(
     let data_type = reader.field().data_type().clone();
     accept(&data_type)?;
     let arrays = quietly(name, || reader.collect::<std::result::Result<Vec<_>, _>>())?
-        .map_err(|error| value_error(format!("{name} could not be read: {error}")))?;
+        .map_err(|error| arrow_error(name, format!("{name} could not be read: {error}")))?;
     Ok(Imported { data_type, arrays })
 }
 
@@ -66,7 +65,10 @@ pub fn import(
 fn exported<'py>(value: &Bound<'py, PyAny>, method: &str, name: &str) -> Result<Bound<'py, PyAny>> {
     let exporter = value.getattr(method)?;
     if !exporter.is_callable() {
-        return Err(type_error(format!("{name}.{method} is not callable")));
+        return Err(arrow_type_error(
+            name,
+            format!("{name}.{method} is not callable"),
+        ));
     }
     Ok(exporter.call0()?)
 }
@@ -77,10 +79,13 @@ fn capsule_pair<'py>(
     name: &str,
 ) -> Result<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
     let wrong = |what: String| {
-        type_error(format!(
-            "{name}.__arrow_c_array__() must return a tuple of two capsules (schema, array), \
+        arrow_type_error(
+            name,
+            format!(
+                "{name}.__arrow_c_array__() must return a tuple of two capsules (schema, array), \
              not {what}"
-        ))
+            ),
+        )
     };
     let pair = pair.cast::<PyTuple>().map_err(|_| wrong(described(pair)))?;
     if pair.len() != 2 {
@@ -112,11 +117,14 @@ fn capsule_named<'py>(
         .filter(|found| found.is_valid_checked(Some(capsule)))
         .cloned()
         .ok_or_else(|| {
-            type_error(format!(
-                "{name}.{method}() gave {} where a capsule named {:?} belongs",
-                described(item),
-                capsule.to_string_lossy()
-            ))
+            arrow_type_error(
+                name,
+                format!(
+                    "{name}.{method}() gave {} where a capsule named {:?} belongs",
+                    described(item),
+                    capsule.to_string_lossy()
+                ),
+            )
         })
 }
 
@@ -139,11 +147,7 @@ fn invalid(name: &str, py: Python<'_>, error: &PyErr) -> Error {
 
 fn reason_error(name: &str, reason: &str) -> Error {
     let reason = reason.lines().next().unwrap_or_default();
-    value_error(format!("{name} is not valid Arrow data: {reason}"))
-}
-
-fn type_error(message: String) -> Error {
-    PyTypeError::new_err(message).into()
+    arrow_error(name, format!("{name} is not valid Arrow data: {reason}"))
 }
 
 /// Runs `import` catching a panic as a ValueError naming `name`, unprinted (see

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::arrays::{flatten, zeroed};
 use crate::config::Config;
-use crate::errors::{empty, out_of_memory, reserved, value_error, Result};
+use crate::errors::{empty, input_error, out_of_memory, refused, reserved, Kind, Result};
 use crate::listing::{items, listed, read_column, Items};
 use crate::objects::{fallibly, new_list};
 use crate::runtime::{compute, numpy_ready};
@@ -45,7 +45,16 @@ pub fn read_batch(
     let purpose = match purpose {
         "pairwise" => Purpose::Pairwise,
         "aggregate" | "expected_utility" => Purpose::Aggregate,
-        other => return Err(value_error(format!("no batch is read for {other:?}"))),
+        other => {
+            let message = format!("no batch is read for {other:?}");
+            return Err(refused(
+                Kind::Settings,
+                message,
+                Some("purpose"),
+                None,
+                "invalid_choice",
+            ));
+        }
     };
     let reading = Reading {
         lowercase,
@@ -54,10 +63,10 @@ pub fn read_batch(
     let (hyps, refs) = if batched {
         batch_items(hypotheses, references, purpose)?
     } else {
-        let hyps = items(hypotheses, "hypotheses", false)?;
-        let refs = items(references, "references", false)?;
+        let hyps = items(hypotheses, "hypotheses", None, false)?;
+        let refs = items(references, "references", None, false)?;
         if purpose != Purpose::Pairwise && refs.is_empty() {
-            return Err(empty("references"));
+            return Err(empty("references", None));
         }
         (vec![hyps], vec![refs])
     };
@@ -69,8 +78,8 @@ pub fn read_batch(
             .enumerate()
             .map(|(b, list)| {
                 let named = |i| match flat {
-                    true => format!("{name}[{i}]"),
-                    false => format!("{name}[{b}][{i}]"),
+                    true => (format!("{name}[{i}]"), Some(i)),
+                    false => (format!("{name}[{b}][{i}]"), Some(b)),
                 };
                 Ok(read_column(list, reading, named, &mut vec![])?.texts)
             })
@@ -94,26 +103,27 @@ fn batch_items<'py>(
     let hyps = listed_items(hypotheses, "hypotheses")?;
     let refs = listed_items(references, "references")?;
     if hyps.len() != refs.len() {
-        return Err(value_error(format!(
+        let message = format!(
             "hypotheses has {} batch items but references has {}",
             hyps.len(),
             refs.len()
-        )));
+        );
+        return Err(input_error(message, "references", None, "length_mismatch"));
     }
     check_uniform(&hyps, "hypotheses")?;
     if purpose == Purpose::Pairwise {
         check_uniform(&refs, "references")?;
     } else if let Some(b) = refs.iter().position(|item| item.is_empty()) {
-        return Err(empty(&format!("references[{b}]")));
+        return Err(empty(&format!("references[{b}]"), Some(b)));
     }
     Ok((hyps, refs))
 }
 
 fn listed_items<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Lists<'py>> {
-    listed(value, name)?
+    listed(value, name, None)?
         .iter()
         .enumerate()
-        .map(|(b, item)| items(&item, &format!("{name}[{b}]"), false))
+        .map(|(b, item)| items(&item, &format!("{name}[{b}]"), Some(b), false))
         .collect()
 }
 
@@ -121,11 +131,16 @@ fn check_uniform(batch: &[Items<'_>], name: &str) -> Result<()> {
     let first = batch.first().map_or(0, |item| item.len());
     match batch.iter().position(|item| item.len() != first) {
         None => Ok(()),
-        Some(b) => Err(value_error(format!(
-            "{name}[{b}] has {} texts but {name}[0] has {first}; a batch array needs the same \
-             number in every item (score items of different sizes one by one)",
-            batch[b].len()
-        ))),
+        Some(b) => Err(input_error(
+            format!(
+                "{name}[{b}] has {} texts but {name}[0] has {first}; a batch array needs the \
+                 same number in every item (score items of different sizes one by one)",
+                batch[b].len()
+            ),
+            name,
+            Some(b),
+            "length_mismatch",
+        )),
     }
 }
 
@@ -135,10 +150,17 @@ type Weights<W> = Option<Vec<Option<Vec<W>>>>;
 impl Batch {
     fn check(&self, config: &Config) -> Result<()> {
         if config.lowercase != self.lowercase {
-            return Err(value_error(format!(
+            let message = format!(
                 "a batch read with lowercase={} cannot be scored with lowercase={}",
                 self.lowercase, config.lowercase
-            )));
+            );
+            return Err(refused(
+                Kind::Settings,
+                message,
+                Some("lowercase"),
+                None,
+                "mismatch",
+            ));
         }
         Ok(())
     }

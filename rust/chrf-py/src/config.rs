@@ -3,10 +3,9 @@
 
 use chrf_core::{Averaging, Beta, Settings};
 use num_rational::BigRational;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::errors::Result;
+use crate::errors::{refused, Kind, Result};
 
 /// The attributes of a `chrf.Settings` that the core needs, read from the object itself: the
 /// settings are spelled out once, in python/chrf/_settings.py, and validated there.
@@ -50,10 +49,15 @@ impl Config {
             "precision_recall" => Averaging::PrecisionRecall,
             "per_order_f" => Averaging::PerOrderF,
             other => {
-                return Err(PyValueError::new_err(format!(
-                    "averaging must be 'precision_recall' or 'per_order_f', not {other:?}"
-                ))
-                .into())
+                let message =
+                    format!("averaging must be 'precision_recall' or 'per_order_f', not {other:?}");
+                return Err(refused(
+                    Kind::Settings,
+                    message,
+                    Some("averaging"),
+                    None,
+                    "invalid_choice",
+                ));
             }
         };
         Ok(Self {

@@ -3,7 +3,7 @@
 
 use chrf_core::Statistics;
 use numpy::{PyArray1, PyArray3};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 
@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::counts::{
     counts_of, exact_components, segment_statistics_array, Counts, ExactComponents,
 };
-use crate::errors::Result;
+use crate::errors::{refused, Kind, Result};
 use crate::explain::encoded;
 use crate::objects::{fallibly, float_list, new_list};
 use crate::runtime::{compute, numpy_ready};
@@ -140,11 +140,17 @@ impl Corpus {
     /// Refuses settings that would read the texts otherwise than they were read.
     fn check(&self, config: &Config) -> Result<()> {
         if config.lowercase != self.lowercase {
-            return Err(PyValueError::new_err(format!(
+            let message = format!(
                 "a corpus read with lowercase={} cannot be scored with lowercase={}",
                 self.lowercase, config.lowercase
-            ))
-            .into());
+            );
+            return Err(refused(
+                Kind::Settings,
+                message,
+                Some("lowercase"),
+                None,
+                "mismatch",
+            ));
         }
         Ok(())
     }

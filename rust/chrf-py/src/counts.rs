@@ -4,11 +4,11 @@
 use chrf_core::{Components, Count, NgramKind, OrderCounts, Statistics};
 use num_rational::BigRational;
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
-use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 
 use crate::config::Config;
-use crate::errors::{reserved, Error, Result};
+use crate::errors::{refused, reserved, Error, Kind, Result};
 use crate::objects::fallibly;
 
 /// One order of exact components (see `chrf.OrderComponents`, which Python builds of it).
@@ -91,11 +91,11 @@ pub fn segment_statistics_array<'py>(
 fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> Result<Statistics> {
     let expected = config.settings.order_count();
     if counts.len() != expected {
-        return Err(PyValueError::new_err(format!(
+        let message = format!(
             "statistics hold {} orders but the settings have {expected}",
             counts.len()
-        ))
-        .into());
+        );
+        return Err(refused(Kind::Input, message, None, None, "shape_mismatch"));
     }
     Ok(Statistics::from_orders(
         counts

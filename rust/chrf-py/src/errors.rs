@@ -1,13 +1,21 @@
 //! One error vocabulary between the core and Python: `?` turns a `ChrfError` (or a `PyErr`)
 //! into [`Error`], which PyO3 raises as the Python exception of its kind.
 //!
+//! Bad input is raised as a class of `chrf._errors` (`InputError`, `SettingsError` and their
+//! `TypeError` kin), with its `argument`, `index` and `reason`: [`ChrfError`] is mapped to them
+//! here, once, as every other refusal of the binding is raised through [`refused`]. Out of
+//! memory stays `MemoryError`, an overflow `OverflowError`, a defect `RuntimeError`.
+//!
 //! The orphan rule forbids `impl From<ChrfError> for PyErr` in this crate: the newtype stands
 //! in for it.
 
 use chrf_core::ChrfError;
 use pyo3::exceptions::{
-    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError,
+    PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
 };
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyType};
 use pyo3::PyErr;
 
 /// A Python exception on its way out of the binding.
@@ -26,16 +34,140 @@ impl From<PyErr> for Error {
 impl From<ChrfError> for Error {
     fn from(error: ChrfError) -> Self {
         let message = error.to_string();
-        Self(match error {
-            ChrfError::CountOverflow => PyOverflowError::new_err(message),
-            ChrfError::CrossCheckFailed(_) => PyArithmeticError::new_err(message),
-            ChrfError::OutOfMemory { .. } => PyMemoryError::new_err(message),
+        let (kind, argument, reason) = match &error {
+            ChrfError::CountOverflow => return Self(PyOverflowError::new_err(message)),
+            ChrfError::CrossCheckFailed(_) => return Self(PyArithmeticError::new_err(message)),
+            ChrfError::OutOfMemory { .. } => return Self(PyMemoryError::new_err(message)),
             ChrfError::ThreadsUnavailable(_) | ChrfError::Cancelled => {
-                PyRuntimeError::new_err(message)
+                return Self(PyRuntimeError::new_err(message))
             }
-            _ => PyValueError::new_err(message),
-        })
+            ChrfError::InvalidSettings(_) => invalid_settings(&message),
+            ChrfError::ThreadCount { .. } => (Kind::Settings, Some("threads"), "out_of_range"),
+            ChrfError::EpsSmoothingHasNoExactForm => {
+                (Kind::Settings, Some("eps_smoothing"), "no_exact_form")
+            }
+            ChrfError::WeightCount { .. } => (Kind::Input, Some("weights"), "length_mismatch"),
+            ChrfError::ResampleShape { .. } | ChrfError::RandomizationShape { .. } => {
+                (Kind::Input, None, "shape_mismatch")
+            }
+            ChrfError::ResampleIndex { .. } => (Kind::Input, None, "out_of_range"),
+            ChrfError::StatisticsShape
+            | ChrfError::OutputShape { .. }
+            | ChrfError::OrderCountMismatch { .. } => (Kind::Input, None, "shape_mismatch"),
+            ChrfError::NoReferences => (Kind::Input, Some("references"), "empty"),
+            ChrfError::StreamLength { .. } => (Kind::Input, Some("references"), "length_mismatch"),
+        };
+        refused(kind, message, argument, None, reason)
     }
+}
+
+/// The class and fields of a core `InvalidSettings` message. The variant carries its rule's
+/// wording alone, and each rule has its own, so the wording tells them apart.
+fn invalid_settings(message: &str) -> (Kind, Option<&'static str>, &'static str) {
+    if message.starts_with("weights") {
+        (Kind::Input, Some("weights"), "all_zero")
+    } else if message.starts_with("per_order_f") {
+        (Kind::Input, Some("weights"), "out_of_range")
+    } else if message.contains("must not both be 0") {
+        (Kind::Settings, None, "orders_both_zero")
+    } else if message.contains("beta") && message.contains("negative") {
+        (Kind::Settings, Some("beta"), "negative")
+    } else if message.contains("beta") {
+        (Kind::Settings, Some("beta"), "out_of_range")
+    } else {
+        (Kind::Settings, None, "out_of_range")
+    }
+}
+
+/// What is refused: the texts or data scored, or the settings; their value or their type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `InputError` (a `ValueError`).
+    Input,
+    /// `InputTypeError` (a `TypeError`).
+    InputType,
+    /// `SettingsError` (a `ValueError`).
+    Settings,
+    /// `SettingsTypeError` (a `TypeError`).
+    SettingsType,
+}
+
+impl Kind {
+    const ALL: [Self; 4] = [
+        Self::Input,
+        Self::InputType,
+        Self::Settings,
+        Self::SettingsType,
+    ];
+
+    /// The class's name in `chrf._errors`, and where it is kept once imported.
+    fn class_cell(self) -> (&'static str, &'static PyOnceLock<Py<PyType>>) {
+        static INPUT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        static INPUT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        static SETTINGS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        static SETTINGS_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        match self {
+            Self::Input => ("InputError", &INPUT),
+            Self::InputType => ("InputTypeError", &INPUT_TYPE),
+            Self::Settings => ("SettingsError", &SETTINGS),
+            Self::SettingsType => ("SettingsTypeError", &SETTINGS_TYPE),
+        }
+    }
+
+    /// The class, imported when the module loads ([`load_classes`]): raising imports nothing,
+    /// so an error in a forked child or under a held import lock is raised as any other.
+    fn class<'py>(self, py: Python<'py>) -> Option<&'py Bound<'py, PyType>> {
+        self.class_cell().1.get(py).map(|class| class.bind(py))
+    }
+
+    /// The built-in class raised should `chrf._errors` be missing.
+    fn fallback(self, message: String) -> PyErr {
+        match self {
+            Self::Input | Self::Settings => PyValueError::new_err(message),
+            Self::InputType | Self::SettingsType => PyTypeError::new_err(message),
+        }
+    }
+}
+
+/// Imports the error classes of `chrf._errors` for [`refused`]; called as the module loads.
+pub fn load_classes(py: Python<'_>) -> PyResult<()> {
+    for kind in Kind::ALL {
+        let (name, cell) = kind.class_cell();
+        cell.import(py, "chrf._errors", name)?;
+    }
+    Ok(())
+}
+
+/// The error of `kind` with `message` and its fields: `argument` is the public argument (the
+/// part of a name such as `references[2][0]` before its first `[`), `index` the segment's.
+pub fn refused(
+    kind: Kind,
+    message: String,
+    argument: Option<&str>,
+    index: Option<usize>,
+    reason: &'static str,
+) -> Error {
+    Python::attach(|py| {
+        let Some(class) = kind.class(py) else {
+            return Error(kind.fallback(message));
+        };
+        let made = (|| {
+            let fields = PyDict::new(py);
+            fields.set_item("argument", argument.map(argument_of))?;
+            fields.set_item("index", index)?;
+            fields.set_item("reason", reason)?;
+            class.call((message,), Some(&fields))
+        })();
+        Error(match made {
+            Ok(instance) => PyErr::from_value(instance),
+            Err(error) => error, // a MemoryError while building it
+        })
+    })
+}
+
+/// The public argument of an item's name: `references` of `references[2][0]`.
+pub fn argument_of(name: &str) -> &str {
+    name.split('[').next().unwrap_or(name)
 }
 
 impl From<Error> for PyErr {
@@ -44,14 +176,44 @@ impl From<Error> for PyErr {
     }
 }
 
-/// A `ValueError` with `message`.
-pub fn value_error(message: String) -> Error {
-    Error(PyValueError::new_err(message))
+/// An `InputError` with `message`, for `argument` (a name such as `references[2]`), segment
+/// `index`, and `reason`.
+pub fn input_error(
+    message: String,
+    argument: &str,
+    index: Option<usize>,
+    reason: &'static str,
+) -> Error {
+    refused(Kind::Input, message, Some(argument), index, reason)
 }
 
-/// The `ValueError` of an argument (or a batch item) named `name` that holds no text.
-pub fn empty(name: &str) -> Error {
-    value_error(format!("{name} must not be empty"))
+/// An `InputTypeError` with `message`, for `argument`, segment `index`, and `reason`.
+pub fn input_type_error(
+    message: String,
+    argument: &str,
+    index: Option<usize>,
+    reason: &'static str,
+) -> Error {
+    refused(Kind::InputType, message, Some(argument), index, reason)
+}
+
+/// The `InputTypeError` of an Arrow column named `name` of the wrong type.
+pub fn arrow_type_error(name: &str, message: String) -> Error {
+    input_type_error(message, argument_of(name), None, "not_a_string_column")
+}
+
+/// The `InputError` of Arrow data named `name` that is not valid.
+pub fn arrow_error(name: &str, message: String) -> Error {
+    input_error(message, argument_of(name), None, "invalid_arrow")
+}
+
+/// An item's name as its errors show it (`references[2][0]`), and the index of its segment
+/// (hypothesis i's, whatever the layout; a batch item's in a batch), when it is in one.
+pub type Named = (String, Option<usize>);
+
+/// The `InputError` of an argument (or a batch item) named `name` that holds no text.
+pub fn empty(name: &str, index: Option<usize>) -> Error {
+    input_error(format!("{name} must not be empty"), name, index, "empty")
 }
 
 /// `MemoryError` for `bytes` that could not be had.

@@ -8,7 +8,7 @@ use pyo3::types::{PyList, PyString};
 
 use crate::arrow::ArrowText;
 use crate::corpus::{Corpus, Hole, Sources};
-use crate::errors::{empty, reserved, value_error, Result};
+use crate::errors::{empty, input_error, refused, reserved, Kind, Result};
 use crate::listing::{is_text_like, items, listed, read_column, Items};
 use crate::texts::{read_arrow_text, read_item, Column, Reading, Text, SIGNAL_CHECK_INTERVAL};
 
@@ -28,7 +28,13 @@ impl Layout {
             None => Ok(Self::Guess),
             Some("streams") => Ok(Self::Streams),
             Some("per_hypothesis") => Ok(Self::PerHypothesis),
-            Some(other) => Err(value_error(format!("no layout is named {other:?}"))),
+            Some(other) => Err(refused(
+                Kind::Settings,
+                format!("no layout is named {other:?}"),
+                Some("layout"),
+                None,
+                "invalid_choice",
+            )),
         }
     }
 }
@@ -53,13 +59,13 @@ pub fn read_corpus(
     layout: Layout,
     lowercase: bool,
 ) -> Result<Corpus> {
-    let hyps = items(hypotheses, "hypotheses", false)?;
+    let hyps = items(hypotheses, "hypotheses", None, false)?;
     if hyps.is_empty() {
-        return Err(empty("hypotheses"));
+        return Err(empty("hypotheses", None));
     }
-    let refs = items(references, "references", true)?;
+    let refs = items(references, "references", None, true)?;
     if refs.is_empty() {
-        return Err(empty("references"));
+        return Err(empty("references", None));
     }
     let refs = match refs {
         Items::List(refs) => refs,
@@ -80,7 +86,7 @@ pub fn read_corpus(
     let streams = refs
         .iter()
         .enumerate()
-        .map(|(k, stream)| items(&stream, &format!("references[{k}]"), false))
+        .map(|(k, stream)| items(&stream, &format!("references[{k}]"), None, false))
         .collect::<Result<Vec<_>>>()?;
     if layout == Layout::Guess {
         refuse_ambiguous(&streams, hyps.len())?;
@@ -100,7 +106,12 @@ fn read_flat(hyps: &Items<'_>, refs: &Items<'_>, lowercase: bool) -> Result<Corp
         placeholders: false,
     };
     let hypotheses = read_hypotheses(hyps, lowercase)?;
-    let stream = read_column(refs, reading, |i| format!("references[{i}]"), &mut vec![])?;
+    let stream = read_column(
+        refs,
+        reading,
+        |i| (format!("references[{i}]"), Some(i)),
+        &mut vec![],
+    )?;
     Corpus::new(
         hypotheses,
         vec![stream],
@@ -114,7 +125,12 @@ fn read_hypotheses(hyps: &Items<'_>, lowercase: bool) -> Result<Column> {
         lowercase,
         placeholders: false,
     };
-    read_column(hyps, reading, |i| format!("hypotheses[{i}]"), &mut vec![])
+    read_column(
+        hyps,
+        reading,
+        |i| (format!("hypotheses[{i}]"), Some(i)),
+        &mut vec![],
+    )
 }
 
 /// Reference streams; with several, sacreBLEU's `None` placeholders stand for a reference a
@@ -137,7 +153,7 @@ fn read_streams(
     let mut columns = Vec::new();
     for (k, stream) in streams.iter().enumerate() {
         let mut at = Vec::new();
-        let name = |i| format!("references[{k}][{i}]");
+        let name = |i| (format!("references[{k}][{i}]"), Some(i));
         columns.push(read_column(stream, reading, name, &mut at)?);
         holes.extend(at.into_iter().map(|segment| Hole {
             segment,
@@ -166,11 +182,12 @@ fn fill_holes(py: Python<'_>, columns: &mut [Column], holes: &mut [Hole]) -> Res
             .map(|(k, _)| k)
             .filter(|&k| k < columns.len());
         let Some(source) = source else {
-            return Err(value_error(if columns.len() == 1 {
+            let message = if columns.len() == 1 {
                 format!("segment {i} has no reference: references[0][{i}] is None")
             } else {
                 format!("segment {i} has no reference: references[k][{i}] is None in every stream")
-            }));
+            };
+            return Err(input_error(message, "references", Some(i), "no_reference"));
         };
         for hole in segment_holes.iter_mut() {
             hole.source = source;
@@ -215,10 +232,14 @@ fn read_arrow_rows(
     lowercase: bool,
 ) -> Result<Corpus> {
     if layout == Layout::Streams {
-        return Err(value_error(
-            "references is an Arrow column of lists, the references of each hypothesis: pass \
-             layout='per_hypothesis' or None, or reference streams as a list of string columns"
-                .to_string(),
+        let message = "references is an Arrow column of lists, the references of each \
+                       hypothesis: pass layout='per_hypothesis' or None, or reference streams as \
+                       a list of string columns";
+        return Err(input_error(
+            message.to_string(),
+            "references",
+            None,
+            "wrong_layout",
         ));
     }
     check_rows(arrow_rows.len(), hyps.len())?;
@@ -229,7 +250,7 @@ fn read_arrow_rows(
         }
         let mut read = reserved(row.len())?;
         for (k, text) in row {
-            let name = || format!("references[{i}][{k}]");
+            let name = || (format!("references[{i}][{k}]"), Some(i));
             let (text, original) = read_arrow_text(py, text, lowercase, name)?;
             read.push((*k, text, original));
         }
@@ -242,10 +263,11 @@ fn check_rows(rows: usize, hypotheses: usize) -> Result<()> {
     if rows == hypotheses {
         return Ok(());
     }
-    Err(value_error(format!(
+    let message = format!(
         "references has {rows} items but hypotheses has {hypotheses}; with \
          layout='per_hypothesis', references[i] holds the references of hypothesis i"
-    )))
+    );
+    Err(input_error(message, "references", None, "length_mismatch"))
 }
 
 /// The rows (each not empty) laid out as streams, a row with fewer references than the longest
@@ -273,7 +295,8 @@ fn corpus_of_rows(
     let mut positions = reserved(rows.len())?;
     for row in rows {
         let Some(first) = row.first() else {
-            return Err(value_error("a row of references is empty".to_string()));
+            let message = "a row of references is empty".to_string();
+            return Err(input_error(message, "references", None, "empty"));
         };
         for (k, column) in columns.iter_mut().enumerate() {
             let (_, text, original) = row.get(k).unwrap_or(first);
@@ -294,37 +317,45 @@ type Row = Vec<(usize, Text, Option<Py<PyString>>)>;
 /// The references of hypothesis i with their positions in the caller's row, `None` dropped.
 fn read_row(item: Bound<'_, PyAny>, i: usize, lowercase: bool) -> Result<Row> {
     if item.is_instance_of::<PyString>() {
-        let (text, original) = read_item(item, lowercase, || format!("references[{i}]"))?;
+        let (text, original) =
+            read_item(item, lowercase, || (format!("references[{i}]"), Some(i)))?;
         return Ok(vec![(0, text, original)]);
     }
     let mut row = Vec::new();
-    for (k, text) in listed(&item, &format!("references[{i}]"))?
+    for (k, text) in listed(&item, &format!("references[{i}]"), Some(i))?
         .iter()
         .enumerate()
     {
         if text.is_none() {
             continue;
         }
-        let (text, original) = read_item(text, lowercase, || format!("references[{i}][{k}]"))?;
+        let (text, original) = read_item(text, lowercase, || {
+            (format!("references[{i}][{k}]"), Some(i))
+        })?;
         row.push((k, text, original));
     }
     if row.is_empty() {
-        return Err(value_error(format!(
-            "references[{i}] has no reference: hypothesis {i} needs at least one"
-        )));
+        let message =
+            format!("references[{i}] has no reference: hypothesis {i} needs at least one");
+        return Err(input_error(message, "references", Some(i), "no_reference"));
     }
     Ok(row)
 }
 
 fn refuse_ambiguous(streams: &[Items<'_>], segments: usize) -> Result<()> {
     if segments >= 2 && streams.len() == segments && streams.iter().all(|s| s.len() == segments) {
-        return Err(value_error(format!(
-            "references is ambiguous: {segments} lists of {segments} references for \
+        return Err(input_error(
+            format!(
+                "references is ambiguous: {segments} lists of {segments} references for \
              {segments} hypotheses read as {segments} reference streams (sacreBLEU) and as the \
              references of each hypothesis (evaluate, torchmetrics) alike, with different \
              scores; pass layout='streams' if references[k][i] is reference k of hypothesis i, \
              or layout='per_hypothesis' if references[i] holds the references of hypothesis i"
-        )));
+            ),
+            "references",
+            None,
+            "ambiguous_layout",
+        ));
     }
     Ok(())
 }
@@ -338,10 +369,11 @@ fn check_length(length: usize, name: &str, expected: usize, hint: bool) -> Resul
     } else {
         ""
     };
-    Err(value_error(format!(
+    let message = format!(
         "{name} has {length} segments but hypotheses has {expected}; \
          every reference stream needs one reference per hypothesis{advice}"
-    )))
+    );
+    Err(input_error(message, name, None, "length_mismatch"))
 }
 
 /// sacreBLEU's reference streams of `references` (one reference per hypothesis, or streams)
@@ -352,7 +384,7 @@ fn check_length(length: usize, name: &str, expected: usize, hint: bool) -> Resul
 pub fn reference_streams<'py>(
     references: &Bound<'py, PyAny>,
 ) -> Result<(Vec<Bound<'py, PyList>>, isize)> {
-    let refs = listed(references, "references")?;
+    let refs = listed(references, "references", None)?;
     if refs
         .iter()
         .next()
@@ -363,7 +395,7 @@ pub fn reference_streams<'py>(
     let streams = refs
         .iter()
         .enumerate()
-        .map(|(k, stream)| listed(&stream, &format!("references[{k}]")))
+        .map(|(k, stream)| listed(&stream, &format!("references[{k}]"), None))
         .collect::<Result<Vec<_>>>()?;
     let count = reference_count(&streams)?;
     Ok((streams, count))

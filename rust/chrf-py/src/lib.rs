@@ -48,6 +48,7 @@ mod _chrf {
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::objects::install_panic_hook();
+        crate::errors::load_classes(module.py())?;
         module.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 

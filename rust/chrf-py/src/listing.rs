@@ -2,13 +2,12 @@
 //! any other ordered iterable is listed, and what is no sequence of texts (a lone str, a set, a
 //! mapping) is refused by name.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyList, PyString, PyType};
 
 use crate::arrow::{exports_arrow, read_arrow, read_arrow_texts, ArrowColumn, ArrowText};
-use crate::errors::Result;
+use crate::errors::{argument_of, input_type_error, Named, Result};
 use crate::objects::{new_list, new_str};
 use crate::texts::{read_arrow_rows, read_list, type_name, Column, Reading};
 
@@ -53,12 +52,17 @@ pub fn is_text_like(value: &Bound<'_, PyAny>) -> Result<bool> {
 /// The items of a sequence argument named `name`. A list is taken as it is (never copied, never
 /// changed); another iterable is listed, list subclasses included (their `__len__` or
 /// `__getitem__` may say otherwise than their items). A lone str is refused, not split into
-/// characters, and so is an unordered collection (a set, a mapping, a dict's keys).
+/// characters, and so is an unordered collection (a set, a mapping, a dict's keys). `index`
+/// is the segment (or batch item) the sequence belongs to, for its errors.
 #[inline(always)]
-pub fn listed<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
+pub fn listed<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    index: Option<usize>,
+) -> Result<Bound<'py, PyList>> {
     match value.cast_exact::<PyList>() {
         Ok(list) => Ok(list.clone()),
-        Err(_) => listed_other(value, name),
+        Err(_) => listed_other(value, name, index),
     }
 }
 
@@ -88,7 +92,12 @@ impl Items<'_> {
 /// is read in place, from its UTF-8 buffers; a list<string> column only where `rows` (the
 /// references of each hypothesis) may be.
 #[inline(always)]
-pub fn items<'py>(value: &Bound<'py, PyAny>, name: &str, rows: bool) -> Result<Items<'py>> {
+pub fn items<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    index: Option<usize>,
+    rows: bool,
+) -> Result<Items<'py>> {
     if let Ok(list) = value.cast_exact::<PyList>() {
         return Ok(Items::List(list.clone()));
     }
@@ -98,12 +107,16 @@ pub fn items<'py>(value: &Bound<'py, PyAny>, name: &str, rows: bool) -> Result<I
             ArrowColumn::Rows(rows) => Items::ArrowRows(value.py(), rows),
         });
     }
-    Ok(Items::List(listed_other(value, name)?))
+    Ok(Items::List(listed_other(value, name, index)?))
 }
 
 /// `listed` of anything but a list. An Arrow column becomes a list of its rows as str: where
 /// a sequence is read as a list (one segment's references, a row of them).
-fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py, PyList>> {
+fn listed_other<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    index: Option<usize>,
+) -> Result<Bound<'py, PyList>> {
     if exports_arrow(value) {
         let texts = read_arrow_texts(value, name)?;
         let py = value.py();
@@ -118,11 +131,11 @@ fn listed_other<'py>(value: &Bound<'py, PyAny>, name: &str) -> Result<Bound<'py,
         } else {
             ""
         };
-        return Err(PyTypeError::new_err(format!(
+        let message = format!(
             "{name} must be a sequence of str, not {}{note}",
             type_name(value)
-        ))
-        .into());
+        );
+        return Err(input_type_error(message, name, index, "not_a_sequence"));
     }
     let list = value.py().get_type::<PyList>().call1((value,))?;
     Ok(list.cast_into::<PyList>().map_err(PyErr::from)?)
@@ -140,7 +153,7 @@ pub fn listed_py<'py>(
 ) -> Result<Bound<'py, PyList>> {
     match (value.cast_exact::<PyList>(), items) {
         (Ok(list), _) => Ok(list.clone()),
-        (Err(_), None) => listed_other(value, name),
+        (Err(_), None) => listed_other(value, name, None),
         (Err(_), Some(items)) => listed_items(value, name, items),
     }
 }
@@ -152,17 +165,20 @@ fn listed_items<'py>(
     items: &str,
 ) -> Result<Bound<'py, PyList>> {
     let refused = |kind: String| {
-        PyTypeError::new_err(format!("{name} must be a sequence of {items}, not {kind}"))
+        let message = format!("{name} must be a sequence of {items}, not {kind}");
+        input_type_error(message, name, None, "not_a_sequence")
     };
     if exports_arrow(value) {
-        return Err(refused("an Arrow column (pass a list of its values)".into()).into());
+        return Err(refused(
+            "an Arrow column (pass a list of its values)".into(),
+        ));
     }
     if is_unordered(value)? {
         let kind = type_name(value);
-        return Err(refused(format!("{kind} (an unordered collection)")).into());
+        return Err(refused(format!("{kind} (an unordered collection)")));
     }
     if is_text_like(value)? {
-        return Err(refused(type_name(value)).into());
+        return Err(refused(type_name(value)));
     }
     let list = value.py().get_type::<PyList>().call1((value,))?;
     Ok(list.cast_into::<PyList>().map_err(PyErr::from)?)
@@ -173,16 +189,24 @@ fn listed_items<'py>(
 pub fn read_column(
     items: &Items<'_>,
     reading: Reading,
-    name: impl Fn(usize) -> String,
+    name: impl Fn(usize) -> Named,
     holes: &mut Vec<usize>,
 ) -> Result<Column> {
     match items {
         Items::List(list) => read_list(list, reading, name, holes),
         Items::Arrow(py, rows) => read_arrow_rows(*py, rows, reading.lowercase, name),
-        Items::ArrowRows(..) => Err(PyTypeError::new_err(format!(
-            "{} must be an Arrow column of strings, not of lists",
-            name(0).trim_end_matches("[0]")
-        ))
-        .into()),
+        Items::ArrowRows(..) => {
+            let (name, index) = name(0);
+            let column = name.trim_end_matches("[0]");
+            let message = format!("{column} must be an Arrow column of strings, not of lists");
+            // `name(0)` is the column's first row: its index is the column's own, if any.
+            let index = index.filter(|_| column.ends_with(']'));
+            Err(input_type_error(
+                message,
+                argument_of(column),
+                index,
+                "not_a_string",
+            ))
+        }
     }
 }

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
 use crate::config::Config;
-use crate::errors::{empty, value_error, Result};
+use crate::errors::{empty, input_error, Result};
 use crate::inputs::{read_corpus, Layout};
 use crate::listing::listed;
 use crate::objects::fallibly;
@@ -78,8 +78,13 @@ fn one_pair(
     if !reference.is_exact_instance_of::<PyString>() {
         return Ok(None);
     }
-    let hypothesis = read_one(&hyps.get_item(0)?, "hypotheses[0]", config.lowercase)?;
-    let reference = read_one(&reference, "references[0]", config.lowercase)?;
+    let hypothesis = read_one(
+        &hyps.get_item(0)?,
+        "hypotheses[0]",
+        Some(0),
+        config.lowercase,
+    )?;
+    let reference = read_one(&reference, "references[0]", Some(0), config.lowercase)?;
     Ok(Some((hypothesis, reference)))
 }
 
@@ -96,11 +101,11 @@ pub fn sentence_score(
     references: &Bound<'_, PyAny>,
     metric: &Bound<'_, PyAny>,
 ) -> Result<f64> {
-    let references = listed(references, "references")?;
+    let references = listed(references, "references", None)?;
     if references.is_empty() {
-        return Err(empty("references"));
+        return Err(empty("references", None));
     }
-    let hypothesis = read_one(hypothesis, "hypothesis", config.lowercase)?;
+    let hypothesis = read_one(hypothesis, "hypothesis", None, config.lowercase)?;
     let (score, count) = match one_reference(&references, config)? {
         // The common case, read without a vector to allocate and free.
         Some(reference) => (pair_score(py, config, &hypothesis, &[reference])?, 1),
@@ -128,6 +133,7 @@ fn one_reference(references: &Bound<'_, PyList>, config: &Config) -> Result<Opti
     Ok(Some(read_one(
         &reference,
         "references[0]",
+        None,
         config.lowercase,
     )?))
 }
@@ -138,13 +144,12 @@ fn present_references(references: &Bound<'_, PyList>, config: &Config) -> Result
     for (k, reference) in references.iter().enumerate() {
         if !reference.is_none() {
             let name = format!("references[{k}]");
-            present.push(read_one(&reference, &name, config.lowercase)?);
+            present.push(read_one(&reference, &name, None, config.lowercase)?);
         }
     }
     if present.is_empty() {
-        return Err(value_error(
-            "references has no reference: every item is None".into(),
-        ));
+        let message = "references has no reference: every item is None".to_string();
+        return Err(input_error(message, "references", None, "no_reference"));
     }
     Ok(present)
 }

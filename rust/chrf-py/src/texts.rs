@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
+use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString};
 
 use crate::arrow::ArrowText;
-use crate::errors::{out_of_memory, reserved, Error, Result};
+use crate::errors::{input_error, input_type_error, out_of_memory, reserved, Error, Named, Result};
 use crate::objects::new_str;
 
 /// A text as the core reads it, borrowed in place from its owner: a Python `str` (no copy when
@@ -89,7 +89,7 @@ pub fn read_arrow_rows(
     py: Python<'_>,
     rows: &[ArrowText],
     lowercase: bool,
-    name: impl Fn(usize) -> String,
+    name: impl Fn(usize) -> Named,
 ) -> Result<Column> {
     let mut texts = reserved(rows.len())?;
     if !lowercase {
@@ -119,7 +119,7 @@ pub fn read_arrow_text(
     py: Python<'_>,
     row: &ArrowText,
     lowercase: bool,
-    name: impl FnOnce() -> String,
+    name: impl FnOnce() -> Named,
 ) -> Result<(Text, Option<Py<PyString>>)> {
     if !lowercase {
         return Ok((Text::Arrow(row.clone()), None));
@@ -131,7 +131,7 @@ pub fn read_arrow_text(
 pub fn read_list(
     list: &Bound<'_, PyList>,
     reading: Reading,
-    name: impl Fn(usize) -> String,
+    name: impl Fn(usize) -> Named,
     holes: &mut Vec<usize>,
 ) -> Result<Column> {
     let py = list.py();
@@ -165,10 +165,15 @@ pub fn read_list(
     Ok(Column { texts, originals })
 }
 
-/// One text; errors name it `name`.
+/// One text; errors name it `name`, of segment `index`.
 #[inline(always)]
-pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> Result<Text> {
-    Ok(read_item(item.clone(), lowercase, || name.to_string())?.0)
+pub fn read_one(
+    item: &Bound<'_, PyAny>,
+    name: &str,
+    index: Option<usize>,
+    lowercase: bool,
+) -> Result<Text> {
+    Ok(read_item(item.clone(), lowercase, || (name.to_string(), index))?.0)
 }
 
 /// One text as the core reads it and, when lowercased, the caller's str; errors name it
@@ -177,7 +182,7 @@ pub fn read_one(item: &Bound<'_, PyAny>, name: &str, lowercase: bool) -> Result<
 pub fn read_item(
     item: Bound<'_, PyAny>,
     lowercase: bool,
-    name: impl FnOnce() -> String,
+    name: impl FnOnce() -> Named,
 ) -> Result<(Text, Option<Py<PyString>>)> {
     read_text(item, lowercase).map_err(|e| e.named(name))
 }
@@ -192,18 +197,21 @@ enum TextError {
 impl TextError {
     /// The error, naming the item `name()`. A Python error (a `MemoryError` above all) is
     /// raised as it is: formatting the name allocates, where memory may have run out.
-    fn named(self, name: impl FnOnce() -> String) -> Error {
+    fn named(self, name: impl FnOnce() -> Named) -> Error {
         match self {
             Self::NotStr(type_name) => {
-                PyTypeError::new_err(format!("{} must be str, not {type_name}", name()))
+                let (name, index) = name();
+                let message = format!("{name} must be str, not {type_name}");
+                input_type_error(message, &name, index, "not_a_string")
             }
-            Self::LoneSurrogate => PyValueError::new_err(format!(
-                "{} is not valid Unicode text: it contains a lone surrogate",
-                name()
-            )),
-            Self::Python(err) => err,
+            Self::LoneSurrogate => {
+                let (name, index) = name();
+                let message =
+                    format!("{name} is not valid Unicode text: it contains a lone surrogate");
+                input_error(message, &name, index, "lone_surrogate")
+            }
+            Self::Python(err) => err.into(),
         }
-        .into()
     }
 }
 
