@@ -13,6 +13,8 @@
 //! visiting suffixes in text order), where the classes the doubling ends with answer the suffixes
 //! sharing all `max_order` units at once: every cost is in proportion to the text.
 
+use std::ops::Range;
+
 use crate::memory::{held, refill, reserve};
 use crate::pool::{poll, POLL_UNITS};
 use crate::ChrfError;
@@ -130,22 +132,30 @@ impl Suffixes {
                     .map_or(separator(1), |&unit| u64::from(unit)),
             }
         };
+        // Each pass over a long text polls as it goes, as `double`'s rounds do.
+        let check = || if len > POLL_UNITS { poll() } else { Ok(()) };
         self.sorted.clear();
         reserve(&mut self.sorted, len)?;
         if (max_unit as usize) < len {
             // Dense units (as callers make them): a counting sort, linear in the text.
             refill(&mut self.counts, max_unit as usize + 4, 0)?;
-            for position in 0..len {
-                self.counts[unit_at(position) as usize + 1] += 1;
+            for range in poll_ranges(len) {
+                check()?;
+                for position in range {
+                    self.counts[unit_at(position) as usize + 1] += 1;
+                }
             }
             for i in 1..self.counts.len() {
                 self.counts[i] += self.counts[i - 1];
             }
             self.sorted.resize(len, 0);
-            for position in 0..len {
-                let slot = &mut self.counts[unit_at(position) as usize];
-                self.sorted[*slot as usize] = position as u32;
-                *slot += 1;
+            for range in poll_ranges(len) {
+                check()?;
+                for position in range {
+                    let slot = &mut self.counts[unit_at(position) as usize];
+                    self.sorted[*slot as usize] = position as u32;
+                    *slot += 1;
+                }
             }
         } else {
             self.sorted.extend(0..len as u32);
@@ -154,13 +164,16 @@ impl Suffixes {
         refill(&mut self.text, len, 0)?;
         let mut rank = 0;
         let mut previous = None;
-        for &position in &self.sorted {
-            let unit = unit_at(position as usize);
-            if previous.is_some_and(|p| p != unit) {
-                rank += 1;
+        for range in poll_ranges(len) {
+            check()?;
+            for &position in &self.sorted[range] {
+                let unit = unit_at(position as usize);
+                if previous.is_some_and(|p| p != unit) {
+                    rank += 1;
+                }
+                previous = Some(unit);
+                self.text[position as usize] = rank;
             }
-            previous = Some(unit);
-            self.text[position as usize] = rank;
         }
         self.rank.clear();
         reserve(&mut self.rank, len)?;
@@ -176,11 +189,6 @@ impl Suffixes {
         let len = self.text.len();
         let long = len > POLL_UNITS;
         // A round costs O(len), in passes over the positions: each polls as it goes.
-        let chunked = |n: usize| {
-            (0..n)
-                .step_by(POLL_UNITS)
-                .map(move |s| s..(s + POLL_UNITS).min(n))
-        };
         let check = || if long { poll() } else { Ok(()) };
         let mut classes = self.rank_count();
         let mut k = 1;
@@ -201,7 +209,7 @@ impl Suffixes {
             );
             check()?;
             refill(&mut self.counts, classes + 1, 0)?;
-            for range in chunked(len) {
+            for range in poll_ranges(len) {
                 check()?;
                 for &p in &spare[range] {
                     self.counts[rank[p as usize] as usize + 1] += 1;
@@ -210,7 +218,7 @@ impl Suffixes {
             for i in 1..self.counts.len() {
                 self.counts[i] += self.counts[i - 1];
             }
-            for range in chunked(len) {
+            for range in poll_ranges(len) {
                 check()?;
                 for &p in &spare[range] {
                     let slot = &mut self.counts[rank[p as usize] as usize];
@@ -225,7 +233,7 @@ impl Suffixes {
             // New ranks, into `spare` (its positions are no longer needed).
             let mut class = 0;
             spare[sorted[0] as usize] = 0;
-            for range in chunked(len - 1) {
+            for range in poll_ranges(len - 1) {
                 check()?;
                 for i in range {
                     let (a, b) = (sorted[i], sorted[i + 1]);
@@ -311,6 +319,13 @@ impl Suffixes {
     }
 }
 
+/// `0..n` in ranges of [`POLL_UNITS`] positions: a pass over a long text polls between them.
+fn poll_ranges(n: usize) -> impl Iterator<Item = Range<usize>> {
+    (0..n)
+        .step_by(POLL_UNITS)
+        .map(move |start| start..(start + POLL_UNITS).min(n))
+}
+
 /// The unit at `position`, with distinct stand-ins past the end: the separator at the end
 /// stops every comparison before that, but this keeps the bound explicit.
 fn unit(text: &[u32], position: usize) -> i64 {
@@ -322,6 +337,21 @@ fn unit(text: &[u32], position: usize) -> i64 {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::pool::{watching, Interrupt};
+
+    #[test]
+    fn ranking_the_units_of_a_long_text_stops_at_an_interrupt() {
+        // The first pass of a long segment's sort: unpolled, it delayed a Ctrl-C on a text of
+        // tens of millions of units until the doubling rounds began.
+        let raised = Interrupt::default();
+        raised.raise();
+        let text: Vec<u32> = (0..3 * POLL_UNITS as u32).map(|i| i % 7).collect();
+        let mut suffixes = Suffixes::default();
+        let ranked = watching(&raised, || suffixes.rank_units(&text, &text, 6));
+        assert_eq!(ranked, Err(ChrfError::Cancelled));
+        let short = watching(&raised, || suffixes.rank_units(&text[..99], &text[..99], 6));
+        assert_eq!(short, Ok(())); // a short text never polls
+    }
 
     #[test]
     fn a_text_repeating_itself_is_sorted_in_the_rounds_its_order_needs() {
