@@ -18,6 +18,7 @@ __all__ = [
     "ExactOrder",
     "__version__",
     "components_of",
+    "corpus_score",
     "hold_numpy_for_fork",
     "import_numpy",
     "listed",
