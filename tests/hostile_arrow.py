@@ -363,11 +363,11 @@ def run_in_children(specs: list[Spec]) -> tuple[list[dict[str, Any]], list[str]]
             pickle.dump(rest, file)
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "tests.hostile_arrow", file.name],
+                [sys.executable, "-m", "hostile_arrow", file.name],
                 capture_output=True,
                 text=True,
                 timeout=600,
-                cwd=Path(__file__).parent.parent,
+                cwd=Path(__file__).parent,
             )
         finally:
             os.unlink(file.name)

@@ -302,3 +302,15 @@ def test_every_registered_subcommand_has_its_parser_and_runner() -> None:
     for name, entry in SUBCOMMANDS.items():
         assert loaded(entry.parser)().prog == f"chrf {name}"
         assert callable(loaded(entry.runner))
+
+
+def test_the_tests_import_their_helpers_by_name_not_through_a_tests_package() -> None:
+    # tests/ is no package: `tests.X` resolves against whichever `tests` package comes first on
+    # the path, and a dependency may ship one (verl does), which hid the suite's own modules.
+    pattern = re.compile(r"^\s*(?:from tests\b|import tests\b)|[\"']-m[\"'],\s*[\"']tests\.", re.M)
+    found = [
+        path.name
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chrf
-from tests.strategies import texts
+from strategies import texts
 
 HYPOTHESES = [
     "The cat sat on the mat.",

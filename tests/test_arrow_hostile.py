@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import hostile_arrow
 import numpy as np
 import polars as pl
 import pyarrow as pa
@@ -21,7 +22,6 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import chrf
-from tests import hostile_arrow
 
 KEY_TYPES = [pa.int8(), pa.int16(), pa.int32(), pa.int64()]
 UNSIGNED_KEY_TYPES = [pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()]

@@ -11,9 +11,8 @@ import pyarrow as pa
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 import pytest
-
-from tests.test_cli import OURS, run
-from tests.test_cli_failures import run_program
+from test_cli import OURS, run
+from test_cli_failures import run_program
 
 BUNDLED = Path(__file__).parent / "data" / "wmt" / "generaltest2022.en-de"
 
