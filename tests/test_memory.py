@@ -346,3 +346,46 @@ def test_pairwise_of_one_long_pair_takes_the_memory_of_its_sort() -> None:
     )
     assert out["pair"] == out["sentence"]
     assert int(out["grew"]) < 150 * MIB
+
+
+def test_explaining_again_and_again_keeps_no_memory_of_earlier_calls() -> None:
+    # A long `explain` again and again grew the process (297 to 366 MiB over repeats at 30M
+    # characters). What grows is CPython's small-object arenas: each call makes and frees many
+    # small objects, and a handful of survivors (free-listed tuples) keep some arenas alive, up
+    # to the arenas of one call's peak. The memory the calls hold must not grow: Python's
+    # (tracemalloc) nor the core's (malloc's blocks in use).
+    out = run(
+        """
+        import ctypes, tracemalloc
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                "uordblks", "fordblks", "keepcost")]
+
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype = MallInfo2
+
+        def in_use():
+            info = libc.mallinfo2()
+            return info.uordblks + info.hblkhd
+
+        hyp = long_text(20_000, 9)
+        ref = long_text(20_000, 10)
+        chrf.set_num_threads(1)
+        for _ in range(2):
+            chrf.explain([hyp], [ref])
+        tracemalloc.start()
+        python_before, native_before = tracemalloc.get_traced_memory()[0], in_use()
+        for _ in range(8):
+            chrf.explain([hyp], [ref])
+        python_after, native_after = tracemalloc.get_traced_memory()[0], in_use()
+        kept = chrf.explain([hyp], [ref])  # what one leaked explanation would hold
+        one = tracemalloc.get_traced_memory()[0] - python_after
+        print(json.dumps({"python": python_after - python_before,
+                          "native": native_after - native_before, "one": one}))
+        """,
+        timeout=300,
+    )
+    assert out["python"] < out["one"] // 2, out  # less than half of one explanation kept
+    assert out["native"] < MIB, out
