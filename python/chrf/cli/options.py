@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from chrf._errors import SettingsError
 from chrf._messages import shown
 from chrf._options import OPTIONS
 from chrf._settings import Settings
@@ -173,13 +174,13 @@ def paired_test_of(args: argparse.Namespace) -> PairedTest | None:
 def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
     """The chrF settings of the parsed options (`chrf.cli.specs.add_chrf_settings` stores each
     under its name); what Settings refuses is argparse's error."""
-    if args.char_order == args.word_order == 0:
-        # chrf-core's rule, worded with the flags the user typed (Settings words it with the
-        # keyword arguments' names, and would add the prefix below).
-        parser.error("--chrf-char-order and --chrf-word-order must not both be 0")
     try:
         return Settings(**{option.name: getattr(args, option.name) for option in OPTIONS})
     except (ValueError, TypeError) as error:  # each option's own check came first
+        if isinstance(error, SettingsError) and error.reason == "orders_both_zero":
+            # chrf-core's rule, worded with the flags the user typed (Settings words it with
+            # the keyword arguments' names).
+            parser.error("--chrf-char-order and --chrf-word-order must not both be 0")
         parser.error(f"chrF settings: {error}")
 
 
