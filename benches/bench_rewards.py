@@ -81,15 +81,20 @@ def sacrebleu_reward(
     ]
 
 
+def prompt_groups(prompts: list[str]) -> list[list[int]]:
+    """The indices of each prompt's completions, as the two group rewards below read them."""
+    groups: dict[str, list[int]] = {}
+    for i, prompt in enumerate(prompts):
+        groups.setdefault(prompt, []).append(i)
+    return list(groups.values())
+
+
 def sacrebleu_consensus(
     prompts: list[str], completions: list[str], reference: list[str]
 ) -> list[float]:
     """The group reward written with sacreBLEU: the mean chrF against the prompt's others."""
-    groups: dict[str, list[int]] = {}
-    for i, prompt in enumerate(prompts):
-        groups.setdefault(prompt, []).append(i)
     out = [0.0] * len(completions)
-    for group in groups.values():
+    for group in prompt_groups(prompts):
         for i in group:
             others = [completions[j] for j in group if j != i]
             scores = [sacrebleu.sentence_chrf(completions[i], [o]).score for o in others]
@@ -101,11 +106,8 @@ def pairwise_consensus(
     prompts: list[str], completions: list[str], reference: list[str]
 ) -> list[float]:
     """The group reward from chrf.pairwise per group, the diagonal left out of a float mean."""
-    groups: dict[str, list[int]] = {}
-    for i, prompt in enumerate(prompts):
-        groups.setdefault(prompt, []).append(i)
     out = [0.0] * len(completions)
-    for group in groups.values():
+    for group in prompt_groups(prompts):
         texts = [completions[i] for i in group]
         matrix = chrf.pairwise(texts, texts)
         sums = matrix.sum(axis=1) - matrix.diagonal()
