@@ -16,14 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from cli_program import start
+from cli_program import HANG_BOUND, hung, start
 
 INTERRUPTED = "chrf: interrupted\n"
 
 
 def outcome(process: subprocess.Popen[bytes], stdin_fd: int | None = None) -> tuple[int, str, str]:
     try:
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=HANG_BOUND)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(hung(process)) from None
     finally:
         if stdin_fd is not None:
             os.close(stdin_fd)
