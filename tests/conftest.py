@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from implementations import IMPLEMENTATIONS
+from soak import SOAK
 
 # Every run, CI's included, tries 200 examples a property: each run draws new ones (no fixed
 # seed), so the runs add up, while 1,000 a property made them the largest part of CI's run.
-# HYPOTHESIS_PROFILE=soak tries 1,000, a long run of its own (CONTRIBUTING.md).
+# The long run (CHRF_SOAK=1, tests/soak.py) tries 1,000.
 settings.register_profile("dev", max_examples=200, deadline=None)
 settings.register_profile(
     "soak",
@@ -24,7 +25,7 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile("soak" if SOAK else "dev")
 
 # Started with SIGINT ignored (a shell's background job), the tests' children would inherit it,
 # and no Ctrl-C test could interrupt them: a handled signal is reset to the default at exec, so

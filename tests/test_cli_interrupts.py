@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from cli_program import HANG_BOUND, hung, start
+from soak import moments
 
 INTERRUPTED = "chrf: interrupted\n"
 
@@ -53,7 +54,8 @@ FINISHED_FIRST = 2
 
 
 def test_a_ctrl_c_during_start_up_is_one_line_and_130(small: Path) -> None:
-    """The signal lands at up to 40 moments from `main`'s start on: during its imports
+    """The signal lands at up to 40 moments (a spread of them outside the long run,
+    tests/soak.py) from `main`'s start on: during its imports
     (NumPy's, the compiled core's, argparse's), the scoring, the output, the exit. Each run is
     either interrupted (one line, 130) or finished first (the whole output, 0)."""
     args = ["ref.txt", "-i", "hyp.txt", "-cw", "2"]
@@ -61,7 +63,7 @@ def test_a_ctrl_c_during_start_up_is_one_line_and_130(small: Path) -> None:
         [sys.executable, "-m", "chrf", *args], cwd=small, capture_output=True, text=True, check=True
     ).stdout
     seen = []
-    for k in range(40):
+    for k in moments(40, 14):
         process = start(args, small)
         time.sleep(0.0125 * k * k / 40)  # denser early, where the imports are: 0 to 0.5 s
         process.send_signal(signal.SIGINT)
@@ -79,10 +81,11 @@ def test_a_ctrl_c_during_start_up_is_one_line_and_130(small: Path) -> None:
 def test_a_ctrl_c_while_a_pipe_is_read_leaves_no_reader_behind(small: Path) -> None:
     """`cat hyp | chrf ref`, then Ctrl-C while the pipe is still open and idle: a thread left
     waiting in standard input's read held its lock at the interpreter's shutdown, which then
-    aborted ("Fatal Python error: _enter_buffered_busy", status -6). 30 runs, each interrupted
-    with a different amount of input read and at a different moment."""
+    aborted ("Fatal Python error: _enter_buffered_busy", status -6). 30 runs (a spread of them
+    outside the long run), each interrupted with a different amount of input read and at a
+    different moment."""
     lines = b"".join(b"the cat sat on line %d\n" % i for i in range(60_000))
-    for trial in range(30):
+    for trial in moments(30, 10):
         stdin, feed = os.pipe()
         process = start(["ref.txt", "-cw", "2"], small, stdin=stdin)
         os.close(stdin)
@@ -98,13 +101,14 @@ def test_a_ctrl_c_while_files_are_read_ahead_leaves_no_reader_behind(
     tmp_path: Path, lowercase: bool
 ) -> None:
     """Regular files read by Python's reader thread (--chrf-lowercase; without it, the core
-    reads them): interrupted at up to 20 moments, each run ends cleanly, or finishes first."""
+    reads them): interrupted at up to 20 moments (a spread outside the long run), each run ends
+    cleanly, or finishes first."""
     ref = "".join(f"The Cat sat on line {i} of the mat\n" for i in range(150_000))
     (tmp_path / "ref.txt").write_text(ref, "utf-8")
     (tmp_path / "hyp.txt").write_text(ref.replace("Cat", "dog"), "utf-8")
     args = ["ref.txt", "-i", "hyp.txt", *(["--chrf-lowercase"] if lowercase else [])]
     seen = []
-    for k in range(20):
+    for k in moments(20, 8):
         process = start(args, tmp_path)
         time.sleep(0.05 * k)
         process.send_signal(signal.SIGINT)
@@ -120,7 +124,7 @@ def test_a_ctrl_c_while_files_are_read_ahead_leaves_no_reader_behind(
 
 
 def test_a_second_ctrl_c_while_the_first_is_reported_changes_nothing(small: Path) -> None:
-    for k in range(10):
+    for k in moments(10, 5):
         process = start(["ref.txt", "-i", "hyp.txt"], small)
         time.sleep(0.02 * k)
         for _ in range(5):

@@ -18,6 +18,7 @@ import pytest
 
 import chrf
 from cli_program import HANG_BOUND, cpu_at_the_end, cpu_seconds, start
+from soak import SOAK, moments
 
 ROOT = Path(__file__).resolve().parent.parent
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGINT are POSIX")
@@ -150,8 +151,9 @@ def test_ctrl_c_cannot_land_in_the_lookup_of_numpys_c_api() -> None:
 def test_forks_while_other_threads_score_never_hang() -> None:
     # A lock held by a scoring thread at fork time used to be copied held into the child, where
     # about 1 child in 1,000-2,000 hung; scripts/stress_fork.py runs thousands of forks.
+    forks = "300" if SOAK else "100"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "stress_fork.py"), "300", "--timeout", "60"],
+        [sys.executable, str(ROOT / "scripts" / "stress_fork.py"), forks, "--timeout", "60"],
         capture_output=True,
         text=True,
         timeout=3 * HANG_BOUND,
@@ -295,7 +297,7 @@ def test_a_fork_during_another_threads_first_array_call_never_hangs() -> None:
     # The child used to copy NumPy's import lock (and chrf's own modules') held by the thread
     # making its first array call, and waited forever on its own first call. A fresh process
     # each time: only a process's first call imports.
-    for trial in range(15):
+    for trial in moments(15, 6):
         delay = 0.003 * trial  # 0 to 42 ms after the thread starts
         done = subprocess.run(
             [sys.executable, "-c", FORK_DURING_A_FIRST_ARRAY_CALL, str(delay)],
@@ -382,7 +384,7 @@ def test_ctrl_c_during_the_first_numpy_use_is_a_keyboard_interrupt(call: str) ->
     # The trials stop once the call has returned before its Ctrl-C twice in a row: later ones,
     # later still, would only repeat that outcome.
     returned_first = 0
-    for trial in range(40):
+    for trial in moments(40, 14):
         child = subprocess.Popen(
             [sys.executable, "-c", CTRL_C_AT_THE_FIRST_NUMPY_USE, call],
             stdin=subprocess.PIPE,
