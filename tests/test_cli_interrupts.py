@@ -163,6 +163,41 @@ def test_a_ctrl_c_that_cpython_drops_still_ends_the_command(small: Path) -> None
     assert_clean_interrupt(*outcome(process))
 
 
+#: The program, with a Ctrl-C that CPython drops just before `main` waits on standard input (at
+#: the import of `_locale`, which wrapping the input in a text reader makes), and with a switch
+#: interval so long that no other thread runs until that wait gives up the GIL.
+DROPPED_BEFORE_A_READ = """
+import faulthandler, os, sys
+faulthandler.register(10, all_threads=True)
+sys.setswitchinterval(1000)
+
+class Dropped:
+    def __del__(self):
+        raise KeyboardInterrupt
+
+def tell(event, args):
+    if event == "import" and args[0] == "chrf.cli.outcome":
+        os.write(int(os.environ["READY_FD"]), b".")
+    if event == "import" and args[0] == "_locale":
+        Dropped()
+
+sys.addaudithook(tell)
+from chrf.cli import main
+sys.exit(main())
+"""
+
+
+def test_a_dropped_ctrl_c_ends_a_command_waiting_on_an_idle_pipe(small: Path) -> None:
+    # Redelivered with `_thread.interrupt_main`, which only sets Python's flag, the interrupt
+    # never reached a main thread already waiting in the pipe's read: the command hung until the
+    # pipe closed (scripts/stress_signals found it). Five runs: the old code hung in most.
+    for _ in range(5):
+        stdin, feed = os.pipe()
+        process = start(["ref.txt"], small, program=DROPPED_BEFORE_A_READ, stdin=stdin)
+        os.close(stdin)
+        assert_clean_interrupt(*outcome(process, feed))
+
+
 #: The program, interrupted at `main`'s first import of its own; it reports on stderr every
 #: module imported after that. Each import is a window where a further Ctrl-C lands in Python's
 #: import machinery, whose finders run Python code.

@@ -114,6 +114,27 @@ def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
             return
         # From a thread of its own: raised in this hook, CPython would drop it again. That thread
         # runs once this one yields the GIL, which is after the hook has returned.
-        _thread.start_new_thread(_thread.interrupt_main, ())
+        _thread.start_new_thread(_interrupt, (main_thread,))
 
+    main_thread = _thread.get_ident()  # `main` installs the hook on the main thread
     return hook
+
+
+def _interrupt(thread: int) -> None:
+    """A Ctrl-C for `thread` as the terminal sends it, a real SIGINT, which also ends a system
+    call it waits in (a read of an idle pipe): `_thread.interrupt_main` only sets Python's
+    flag, which a thread waiting there never sees. Sent again every 50 ms until the command
+    has taken it (it then ignores interrupts) or has ended: this thread runs when the main one
+    gives up the GIL, often just before a system call, and a signal that comes before the call
+    starts is handled there while the call waits on."""
+    if not hasattr(signal, "pthread_kill"):  # Windows: no signals between threads
+        _thread.interrupt_main()
+        return
+    pause = _thread.allocate_lock()  # a sleep that imports nothing
+    pause.acquire()
+    while signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        try:
+            signal.pthread_kill(thread, signal.SIGINT)
+        except OSError:  # the main thread has ended: nothing is left to interrupt
+            return
+        pause.acquire(timeout=0.05)
