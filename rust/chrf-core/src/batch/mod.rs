@@ -13,6 +13,7 @@ mod aggregate_wide;
 mod bags;
 mod exact_mean;
 mod pairwise;
+mod postings;
 #[cfg(test)]
 mod tests;
 mod utility;
