@@ -255,10 +255,10 @@ struct Batch<'b> {
 
 /// One hypothesis against every distinct reference: the buffers of a worker.
 struct Row {
-    /// Per interned order k, per column: the column's counter of the clipped matches of the
-    /// order's shared n-grams (`matches[k * columns + column]`); the column's matches are
-    /// `base[k]` plus its counter, in wrapping arithmetic (postings.rs's `Holders` says why
-    /// that sum is exact). A match count is at most the hypothesis's number of windows of the
+    /// Per interned order k, per column: the clipped matches of the order's shared n-grams
+    /// (`matches[k * columns + column]`), which `count_matches` leaves as `base[k]` plus the
+    /// column's counter, in wrapping arithmetic (postings.rs's `Holders` says why that sum is
+    /// exact). A match count is at most the hypothesis's number of windows of the
     /// order, below 2^32 (`SharedNgramIds::orders` checks the lengths), so u32 holds it.
     /// The interned orders end with the longest n-gram two texts share, so under the usual
     /// orders (6, or 6 + 2) this is a few times a row of scores.
@@ -291,18 +291,19 @@ impl Row {
         for (column, (score, &reference)) in
             self.scores.iter_mut().zip(batch.references).enumerate()
         {
-            let matches = |k: usize| self.base[k].wrapping_add(self.matches[k * columns + column]);
+            let matches = |k: usize| self.matches[k * columns + column];
             pair_runs((hyp, reference as usize), matches, batch, &mut self.runs)?;
             *score = float_score_of_runs(self.runs.iter().copied(), batch.settings)?;
         }
         self.matches.fill(0);
-        self.base.fill(0);
         Ok(())
     }
 
     /// Every reference's clipped matches with the hypothesis, order by order, from the
     /// postings of the hypothesis's shared n-grams. The counters wrap: a column lacking a
-    /// complemented id takes 1 off a counter that may be 0, and the base makes it up.
+    /// complemented id takes 1 off a counter that may be 0, and the base makes it up, added
+    /// to the order's counters at the end (in one pass over the row, and none where no id
+    /// was complemented, as on unrelated texts).
     fn count_matches(&mut self, hyp: usize, batch: &Batch<'_>) {
         let columns = batch.references.len();
         let text = &batch.bags.texts[hyp];
@@ -337,6 +338,14 @@ impl Row {
                 }
             }
             start = end;
+        }
+        for (k, base) in self.base.iter_mut().enumerate() {
+            if *base != 0 {
+                for counter in &mut self.matches[k * columns..(k + 1) * columns] {
+                    *counter = counter.wrapping_add(*base);
+                }
+                *base = 0;
+            }
         }
     }
 }
@@ -437,14 +446,8 @@ mod tests {
         let (mut matches, mut scores) = (Vec::new(), Vec::new());
         for hyp in 0..distinct.texts.len() {
             row.count_matches(hyp, &batch);
-            let columns = unique_refs.len();
-            matches.push(
-                (0..row.matches.len())
-                    .map(|cell| row.base[cell / columns].wrapping_add(row.matches[cell]))
-                    .collect::<Vec<_>>(),
-            );
+            matches.push(row.matches.clone());
             row.matches.fill(0);
-            row.base.fill(0);
             row.score(hyp, &batch).unwrap();
             scores.push(row.scores.clone());
         }

@@ -49,12 +49,16 @@ pub(super) struct Postings {
     ends: Vec<usize>,
     columns: Vec<u32>,
     /// Per id: the counts of its last columns, those holding it more than once, end at
-    /// `repeated_ends[id]` (and start where the previous id's end).
+    /// `repeated_ends[id]` (and start where the previous id's end), less [`COMPLEMENTED`],
+    /// set where the id's plain columns are those that do not hold it: a row reads the flag
+    /// with the span, from the same cache line, rather than from an array of its own.
     repeated_ends: Vec<usize>,
     counts: Vec<u32>,
-    /// Per id: whether its plain columns are those that do not hold it.
-    complemented: Vec<bool>,
 }
+
+/// The flag of a complemented id in [`Postings::repeated_ends`]: the counts of the postings
+/// are fewer than their columns, which a `Vec` holds fewer than `isize::MAX` of.
+const COMPLEMENTED: usize = 1 << (usize::BITS - 1);
 
 /// An id's postings, for a hypothesis holding the id `own` ≥ 1 times. A column's clipped
 /// match of the id is min(own, its count): 1 where it holds the id once, 0 where it does not
@@ -80,8 +84,8 @@ pub(super) struct Holders<'p> {
 
 impl Postings {
     /// The postings of `references` (distinct texts; column j is `references[j]`). The work is
-    /// linear in the postings: a complemented id is held by more than half of the columns, so
-    /// listing the columns without it costs less than its holders did.
+    /// linear in the postings: under `WhereShorter`, a complemented id is held by more than half
+    /// of the columns, so listing the columns without it costs less than its holders did.
     pub(super) fn new(
         bags: &Bags,
         references: &[u32],
@@ -145,26 +149,28 @@ impl Postings {
                 *at += 1;
             }
         }
+        for &id in &complemented_ids {
+            repeated_ends[id as usize] |= COMPLEMENTED;
+        }
         Ok(Self {
             ends,
             columns,
             repeated_ends,
             counts,
-            complemented,
         })
     }
 
     #[inline]
     pub(super) fn of(&self, id: u32) -> Holders<'_> {
-        let span = |ends: &[usize]| {
-            let id = id as usize;
-            id.checked_sub(1).map_or(0, |previous| ends[previous])..ends[id]
-        };
-        let (columns, counts) = (span(&self.ends), span(&self.repeated_ends));
+        let id = id as usize;
+        let start = |ends: &[usize]| id.checked_sub(1).map_or(0, |previous| ends[previous]);
+        let columns = start(&self.ends)..self.ends[id];
+        let repeated_end = self.repeated_ends[id];
+        let counts = start(&self.repeated_ends) & !COMPLEMENTED..repeated_end & !COMPLEMENTED;
         let plain = columns.len() - counts.len();
         let (plain, repeated) = self.columns[columns].split_at(plain);
         Holders {
-            complemented: self.complemented[id as usize],
+            complemented: repeated_end & COMPLEMENTED != 0,
             plain,
             repeated,
             counts: &self.counts[counts],
