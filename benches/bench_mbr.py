@@ -4,7 +4,7 @@ sacreBLEU backends) and ZurichNLP's mbr, on self-MBR pools.
     python3 -m pip install -e '.[bench,mbr]' && python3 benches/bench_mbr.py    # about 40 minutes
     python3 benches/bench_mbr.py --quick    # realistic pools of 64 to 1,024; unrelated 256, 1,024
     python3 benches/bench_mbr.py --pools realistic --sizes 256 4096
-    python3 benches/bench_mbr.py --builds ../main/python python --sizes 1024    # two builds
+    python3 benches/bench_mbr.py --builds ../before/python python --sizes 1024    # two builds
 
 Two kinds of pool. The headline, "realistic": n samples of one translation, as a sampling
 decoder gives them, made by seeded perturbation of a real WMT22 en-de line (`realistic_pool`):
