@@ -39,7 +39,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -358,7 +358,7 @@ def measure(
     return result
 
 
-def builds(packages: list[str], sizes: list[int], kinds: list[str], rounds: int) -> None:
+def builds(packages: list[str], sizes: Sequence[int], kinds: list[str], rounds: int) -> None:
     """Two builds of chrf (each a folder to put first on PYTHONPATH, as a checkout's `python/`
     with its extension built), alternating child by child: each method's least CPU time of
     `rounds` runs per build, after checking that both builds' utilities are the same bits."""
