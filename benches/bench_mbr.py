@@ -4,6 +4,7 @@ sacreBLEU backends) and ZurichNLP's mbr, on self-MBR pools.
     python3 -m pip install -e '.[bench,mbr]' && python3 benches/bench_mbr.py    # about 40 minutes
     python3 benches/bench_mbr.py --quick    # realistic pools of 64 to 1,024; unrelated 256, 1,024
     python3 benches/bench_mbr.py --pools realistic --sizes 256 4096
+    python3 benches/bench_mbr.py --builds ../before/python python --sizes 1024    # two builds
 
 Two kinds of pool. The headline, "realistic": n samples of one translation, as a sampling
 decoder gives them, made by seeded perturbation of a real WMT22 en-de line (`realistic_pool`):
@@ -38,7 +39,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -344,13 +345,42 @@ def _resident() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def measure(method: str, size: int, rows: int, kind: str) -> dict[str, Any]:
+def measure(
+    method: str, size: int, rows: int, kind: str, package: str | None = None
+) -> dict[str, Any]:
+    """One child's measurement; with `package`, a folder holding a build of chrf, that build."""
     command = [sys.executable, __file__, "--child", method, str(size), str(rows), kind]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, "PYTHONPATH": package} if package else None
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         sys.exit(f"{method} at {size}: {done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+def builds(packages: list[str], sizes: Sequence[int], kinds: list[str], rounds: int) -> None:
+    """Two builds of chrf (each a folder to put first on PYTHONPATH, as a checkout's `python/`
+    with its extension built), alternating child by child: each method's least CPU time of
+    `rounds` runs per build, after checking that both builds' utilities are the same bits."""
+    print("| pool | size | method | CPU s, first build | CPU s, second build | ratio |")
+    print("|---|---|---|---|---|---|")
+    for kind in kinds:
+        for size in sizes:
+            for method in ("chrf expected_utility", "chrf pairwise + mean"):
+                best = [float("inf")] * len(packages)
+                utilities = []
+                for _ in range(rounds):
+                    for b, package in enumerate(packages):
+                        result = measure(method, size, size, kind, package)
+                        best[b] = min(best[b], result["cpu"])
+                        utilities.append(result["utilities"])
+                if any(u != utilities[0] for u in utilities):
+                    sys.exit(f"{method} at {size}: the builds' utilities differ")
+                print(
+                    f"| {kind} | {size:,} | {method} | {best[0]:.3g} | {best[1]:.3g} "
+                    f"| {best[0] / best[1]:.2f}x |",
+                    flush=True,
+                )
 
 
 def versions() -> str:
@@ -378,7 +408,15 @@ def main() -> None:
     parser.add_argument("--child", nargs=4, metavar=("METHOD", "SIZE", "ROWS", "POOL"))
     parser.add_argument("--methods", nargs="*", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--interleaved", nargs=3, metavar=("SIZE", "ROUNDS", "POOL"))
+    parser.add_argument(
+        "--builds", nargs=2, metavar=("FIRST", "SECOND"), help="two builds' package folders"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each build, with --builds")
     args = parser.parse_args()
+    if args.builds:
+        sizes = args.sizes or QUICK_SIZES["realistic"]
+        builds(args.builds, sizes, args.pools, args.rounds)
+        return
     if args.child:
         method, size, rows, kind = args.child
         child(method, int(size), int(rows), kind)

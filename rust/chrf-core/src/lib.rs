@@ -35,6 +35,7 @@
 //! | several references: the best one per segment | §5 | `segment.rs` |
 //! | many hypotheses against many references: shared n-gram bags | §7 | `batch/bags.rs` |
 //! | pairwise scores; reference aggregation (with weights past 64 bits); MBR's expected utility | §7 | `batch/pairwise.rs`, `batch/aggregate.rs` (`batch/aggregate_wide.rs`), `batch/utility.rs` |
+//! | the references' inverted index, an n-gram most hold by those that lack it | §7 | `batch/postings.rs` |
 //! | exact weighted means of doubles | §7 | `batch/exact_mean.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |

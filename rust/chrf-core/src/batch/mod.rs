@@ -2,7 +2,9 @@
 //!
 //! * `bags.rs`: the preparation every batch computation shares: the distinct texts, their
 //!   units and their bags of shared n-grams.
-//! * `pairwise.rs`: every hypothesis against every reference, a row at a time.
+//! * `pairwise.rs`: every hypothesis against every reference, a row at a time, from
+//!   `postings.rs`, the references' bags inverted (an n-gram most of them hold once, by the
+//!   references lacking it).
 //! * `aggregate.rs`: every hypothesis against the references' mean bag; `aggregate_wide.rs`,
 //!   the same with weights past 64 bits, in wide integers.
 //! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean,
@@ -13,6 +15,7 @@ mod aggregate_wide;
 mod bags;
 mod exact_mean;
 mod pairwise;
+mod postings;
 #[cfg(test)]
 mod tests;
 mod utility;

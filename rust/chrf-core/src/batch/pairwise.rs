@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use super::bags::{dedup, position_in, Bags, Distinct};
+use super::postings::{Complement, Postings};
 use crate::float::float_score_of_runs;
 use crate::memory::{filled, out_of_memory, push, reserve};
 use crate::pool::{self, Interrupt};
@@ -66,7 +67,7 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
     let bags = Bags::new(&distinct.texts, settings, interrupt)?;
     let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
     interrupt.check()?;
-    let postings = Postings::new(&bags, &unique_refs)?;
+    let postings = Postings::new(&bags, &unique_refs, Complement::WhereShorter, interrupt)?;
     interrupt.check()?;
     let column_of = position_in(&unique_refs, distinct.texts.len())?;
     let first_row = position_in(&distinct.hypotheses, distinct.texts.len())?;
@@ -172,7 +173,7 @@ impl<'t> PairwiseRows<'t> {
         let bags = Bags::new(&distinct.texts, settings, interrupt)?;
         let unique_refs = dedup(&distinct.references, distinct.texts.len())?;
         interrupt.check()?;
-        let postings = Postings::new(&bags, &unique_refs)?;
+        let postings = Postings::new(&bags, &unique_refs, Complement::WhereShorter, interrupt)?;
         interrupt.check()?;
         Ok(Self {
             distinct,
@@ -252,102 +253,18 @@ struct Batch<'b> {
     settings: &'b Settings,
 }
 
-/// The references' bags inverted: per shared n-gram id, the columns (distinct references)
-/// holding it. A row then costs the n-grams its hypothesis shares with each reference, read
-/// in sequence, instead of a lookup for every n-gram of every reference. An id's columns hold
-/// it once first, then more than once, with those counts alone kept (in `counts`): a count
-/// is mostly 1, and a count of 1 clips any match to 1.
-struct Postings {
-    /// Per id: its columns end at `ends[id]` (and start where the previous id's end).
-    ends: Vec<usize>,
-    columns: Vec<u32>,
-    /// Per id: the counts of its last columns, those holding it more than once, end at
-    /// `repeated_ends[id]` (and start where the previous id's end).
-    repeated_ends: Vec<usize>,
-    counts: Vec<u32>,
-}
-
-/// An id's postings: the columns holding it once, the columns holding it more often and
-/// how often.
-struct Holders<'p> {
-    once: &'p [u32],
-    repeated: &'p [u32],
-    counts: &'p [u32],
-}
-
-impl Postings {
-    fn new(bags: &Bags, references: &[u32]) -> Result<Self, ChrfError> {
-        let mut ends = filled(bags.id_count(), 0usize)?;
-        let mut repeated_ends = filled(bags.id_count(), 0usize)?;
-        for &r in references {
-            for (id, count) in bags.texts[r as usize].all_counts() {
-                ends[id as usize] += 1;
-                repeated_ends[id as usize] += usize::from(count > 1);
-            }
-        }
-        // Each id's start, for now: the cursors of the filling below.
-        let columns_total = starts_of(&mut ends);
-        let counts_total = starts_of(&mut repeated_ends);
-        let mut columns = filled(columns_total, 0u32)?;
-        let mut counts = filled(counts_total, 0u32)?;
-        // Columns ascending, those holding an id once first: a pass for each.
-        for repeated in [false, true] {
-            for (column, &r) in references.iter().enumerate() {
-                let runs = bags.texts[r as usize].all_counts();
-                for (id, count) in runs.filter(|&(_, count)| (count > 1) == repeated) {
-                    let at = &mut ends[id as usize];
-                    // references.len() fits u32: Distinct counts its inputs in u32.
-                    columns[*at] = column as u32;
-                    *at += 1;
-                    if repeated {
-                        let at = &mut repeated_ends[id as usize];
-                        counts[*at] = count;
-                        *at += 1;
-                    }
-                }
-            }
-        }
-        Ok(Self {
-            ends,
-            columns,
-            repeated_ends,
-            counts,
-        })
-    }
-
-    fn of(&self, id: u32) -> Holders<'_> {
-        let span = |ends: &[usize]| {
-            let id = id as usize;
-            id.checked_sub(1).map_or(0, |previous| ends[previous])..ends[id]
-        };
-        let (columns, counts) = (span(&self.ends), span(&self.repeated_ends));
-        let once = columns.len() - counts.len();
-        let (once, repeated) = self.columns[columns].split_at(once);
-        Holders {
-            once,
-            repeated,
-            counts: &self.counts[counts],
-        }
-    }
-}
-
-/// Turns counts per id into the start of each id's span; returns their total.
-fn starts_of(counts: &mut [usize]) -> usize {
-    let mut total = 0;
-    for count in counts {
-        (*count, total) = (total, total + *count);
-    }
-    total
-}
-
 /// One hypothesis against every distinct reference: the buffers of a worker.
 struct Row {
     /// Per interned order k, per column: the clipped matches of the order's shared n-grams
-    /// (`matches[k * columns + column]`). A match count is at most the hypothesis's number of
-    /// windows of the order, below 2^32 (`SharedNgramIds::orders` checks the lengths), so u32 holds it.
+    /// (`matches[k * columns + column]`), which `count_matches` leaves as `base[k]` plus the
+    /// column's counter, in wrapping arithmetic (postings.rs's `Holders` says why that sum is
+    /// exact). A match count is at most the hypothesis's number of windows of the
+    /// order, below 2^32 (`SharedNgramIds::orders` checks the lengths), so u32 holds it.
     /// The interned orders end with the longest n-gram two texts share, so under the usual
     /// orders (6, or 6 + 2) this is a few times a row of scores.
     matches: Vec<u32>,
+    /// Per interned order: the matches of the complemented ids, counted for every column.
+    base: Vec<u32>,
     /// The counts of the pair being scored, every order of the settings.
     runs: Vec<Run>,
     scores: Vec<f64>,
@@ -362,6 +279,7 @@ impl Row {
             .ok_or_else(|| out_of_memory::<u32>(usize::MAX))?;
         Ok(Self {
             matches: filled(cells, 0)?,
+            base: filled(orders, 0)?,
             runs: Vec::new(),
             scores: filled(columns, 0.0)?,
         })
@@ -382,23 +300,52 @@ impl Row {
     }
 
     /// Every reference's clipped matches with the hypothesis, order by order, from the
-    /// postings of the hypothesis's shared n-grams.
+    /// postings of the hypothesis's shared n-grams. The counters wrap: a column lacking a
+    /// complemented id takes 1 off a counter that may be 0, and the base makes it up, added
+    /// to the order's counters at the end (in one pass over the row, and none where no id
+    /// was complemented, as on unrelated texts).
     fn count_matches(&mut self, hyp: usize, batch: &Batch<'_>) {
         let columns = batch.references.len();
         let text = &batch.bags.texts[hyp];
         let mut start = 0;
         for &(k, end) in &text.orders {
             let matches = &mut self.matches[k * columns..(k + 1) * columns];
+            let base = &mut self.base[k];
             for (id, own) in text.counts(start..end) {
                 let holders = batch.postings.of(id);
-                for &column in holders.once {
-                    matches[column as usize] += 1;
-                }
-                for (&column, &count) in holders.repeated.iter().zip(holders.counts) {
-                    matches[column as usize] += count.min(own);
+                let repeated = holders.repeated.iter().zip(holders.counts);
+                if holders.complemented {
+                    *base = base.wrapping_add(1);
+                    for &column in holders.plain {
+                        let counter = &mut matches[column as usize];
+                        *counter = counter.wrapping_sub(1);
+                    }
+                    // A repeated column's count is at least 2: with own at least 2, its
+                    // clipped match is at least 2 too (with own 1, it is the 1 counted).
+                    for (&column, &count) in repeated.filter(|_| own > 1) {
+                        let counter = &mut matches[column as usize];
+                        *counter = counter.wrapping_add(count.min(own) - 1);
+                    }
+                } else {
+                    for &column in holders.plain {
+                        let counter = &mut matches[column as usize];
+                        *counter = counter.wrapping_add(1);
+                    }
+                    for (&column, &count) in repeated {
+                        let counter = &mut matches[column as usize];
+                        *counter = counter.wrapping_add(count.min(own));
+                    }
                 }
             }
             start = end;
+        }
+        for (k, base) in self.base.iter_mut().enumerate() {
+            if *base != 0 {
+                for counter in &mut self.matches[k * columns..(k + 1) * columns] {
+                    *counter = counter.wrapping_add(*base);
+                }
+                *base = 0;
+            }
         }
     }
 }
@@ -438,4 +385,159 @@ fn pair_runs(
         first_order += interned;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::Beta;
+    use std::collections::HashMap;
+
+    /// Samples of one sentence (seeded word drops, swaps and misspellings: most n-grams held
+    /// by most samples), texts repeating their n-grams, an empty text, duplicates.
+    fn pool(size: usize, seed: u64) -> Vec<String> {
+        let sentence = "the cat sat on the mat and the dog sat on the log by the door";
+        let mut state = seed;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut texts: Vec<String> = (0..size)
+            .map(|_| {
+                let mut words: Vec<String> = sentence.split(' ').map(String::from).collect();
+                for _ in 0..next(4) {
+                    let i = next(words.len() - 1);
+                    match next(3) {
+                        0 => drop(words.remove(i)),
+                        1 => words.swap(i, i + 1),
+                        _ => words[i].push(['a', 'e', 't'][next(3)]),
+                    }
+                }
+                words.join(" ")
+            })
+            .collect();
+        texts.extend([
+            "the the the cat cat".into(),
+            "aaaa aaaa".into(),
+            String::new(),
+        ]);
+        texts.push(texts[0].clone());
+        texts
+    }
+
+    /// Per distinct hypothesis text, per interned order, per column: the clipped matches as
+    /// `Row` counts them under `rule`, and the scores of the row.
+    fn rows(texts: &[String], refs: &[String], settings: &Settings, rule: Complement) -> Rows {
+        let interrupt = Interrupt::default();
+        let distinct = Distinct::new(texts, refs).unwrap();
+        let bags = Bags::new(&distinct.texts, settings, &interrupt).unwrap();
+        let unique_refs = dedup(&distinct.references, distinct.texts.len()).unwrap();
+        let postings = Postings::new(&bags, &unique_refs, rule, &interrupt).unwrap();
+        let batch = Batch {
+            bags: &bags,
+            references: &unique_refs,
+            postings: &postings,
+            settings,
+        };
+        let mut row = Row::new(&batch).unwrap();
+        let (mut matches, mut scores) = (Vec::new(), Vec::new());
+        for hyp in 0..distinct.texts.len() {
+            row.count_matches(hyp, &batch);
+            matches.push(row.matches.clone());
+            row.matches.fill(0);
+            row.score(hyp, &batch).unwrap();
+            scores.push(row.scores.clone());
+        }
+        let expected = (0..distinct.texts.len())
+            .map(|hyp| clipped_matches(&bags, hyp, &unique_refs))
+            .collect();
+        (matches, scores, expected)
+    }
+
+    type Rows = (Vec<Vec<u32>>, Vec<Vec<f64>>, Vec<Vec<u32>>);
+
+    /// The clipped matches of text `hyp` against each reference, counted n-gram by n-gram
+    /// from the bags: Σ min(hypothesis's count, reference's count) per interned order.
+    fn clipped_matches(bags: &Bags, hyp: usize, references: &[u32]) -> Vec<u32> {
+        let orders = bags.order_starts.len() - 1;
+        let mut out = vec![0u32; orders * references.len()];
+        for (column, &r) in references.iter().enumerate() {
+            let held: HashMap<u32, u32> = bags.texts[r as usize].all_counts().collect();
+            for (id, own) in bags.texts[hyp].all_counts() {
+                let k = bags.order_starts.partition_point(|&start| start <= id) - 1;
+                out[k * references.len() + column] += own.min(held.get(&id).copied().unwrap_or(0));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn complemented_postings_count_the_same_matches() {
+        for (size, seed) in [(40, 1), (3, 2), (2, 3), (1, 4), (0, 5)] {
+            let texts = pool(size, seed);
+            for (char_order, word_order) in [(6, 2), (6, 0), (0, 3), (12, 1)] {
+                let settings =
+                    Settings::new(char_order, word_order, Beta::integer(2).unwrap()).unwrap();
+                for refs in [&texts[..], &texts[texts.len() / 2..], &texts[..1]] {
+                    let (never, never_scores, expected) =
+                        rows(&texts, refs, &settings, Complement::Never);
+                    assert_eq!(never, expected);
+                    for rule in [Complement::Always, Complement::WhereShorter] {
+                        let (matches, scores, _) = rows(&texts, refs, &settings, rule);
+                        assert_eq!(matches, expected, "{rule:?} {size} {settings:?}");
+                        assert_eq!(scores, never_scores, "{rule:?} {size} {settings:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn samples_of_one_sentence_complement_most_of_their_postings() {
+        let texts = pool(40, 6);
+        let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
+        let interrupt = Interrupt::default();
+        let bags = Bags::new(
+            &texts.iter().map(String::as_str).collect::<Vec<_>>(),
+            &settings,
+            &interrupt,
+        )
+        .unwrap();
+        let columns: Vec<u32> = (0..texts.len() as u32).collect();
+        let listed = |rule| {
+            let postings = Postings::new(&bags, &columns, rule, &interrupt).unwrap();
+            let ids = 0..bags.id_count() as u32;
+            let held = ids
+                .clone()
+                .filter(|&id| postings.of(id).complemented)
+                .count();
+            (
+                ids.map(|id| postings.of(id).plain.len()).sum::<usize>(),
+                held,
+            )
+        };
+        let (never, none) = listed(Complement::Never);
+        let (shorter, complemented) = listed(Complement::WhereShorter);
+        assert_eq!(none, 0);
+        assert!(
+            complemented > 0 && shorter * 2 < never,
+            "{shorter} of {never}"
+        );
+    }
+
+    #[test]
+    fn the_postings_stop_at_a_raised_interrupt() {
+        let texts = pool(8, 7);
+        let settings = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let bags = Bags::new(&texts, &settings, &Interrupt::default()).unwrap();
+        let raised = Interrupt::default();
+        raised.raise();
+        let columns = [0, 1, 2];
+        let postings = Postings::new(&bags, &columns, Complement::WhereShorter, &raised);
+        assert!(matches!(postings, Err(ChrfError::Cancelled)));
+    }
 }
