@@ -94,7 +94,7 @@ def test_the_test_command_builds_the_extension_once_and_tests_that_wheel() -> No
         line for line in check if "build_wheel" in line and not line.startswith(("step", "#"))
     ]
     assert builds == ['wheel=$(scripts/build_wheel "$dist" | tail -n 1)']
-    assert 'python3 -m pip install --quiet "$wheel[test,docs]"' in check
+    assert 'python3 -m uv pip install --quiet --python python3 "$wheel[test,docs]"' in check
     assert not [line for line in check if "pip install -e" in line or "maturin develop" in line]
     pytest = next(i for i, line in enumerate(check) if line.startswith("python3 -m pytest"))
     assert check.index('scripts/check_wheel "$dist"') > pytest
