@@ -180,6 +180,11 @@ class Settings:
         return Fraction(self.beta)
 
     @property
+    def beta_ratio(self) -> tuple[int, int]:
+        """β as its (numerator, denominator), in lowest terms: the binding's form of it."""
+        return self.beta_fraction.as_integer_ratio()
+
+    @property
     def factor(self) -> float:
         """``float(beta ** 2)``: the β² sacreBLEU's float arithmetic multiplies by (0.0 when it
         underflows, as sacreBLEU's does; ``inf`` when it overflows, where sacreBLEU fails)."""
@@ -388,10 +393,8 @@ _CHECKS: dict[str, Callable[[Any, object], Any]] = {
 }
 _FIELDS = frozenset(field.name for field in fields(Settings))
 DEFAULT_SETTINGS = Settings()
-# Compiled while this module is imported: the first compilation starts the binding's one-time
-# set-up (the Fraction type it converts β from), and a process forked by another thread in the
-# middle of that set-up would leave its child waiting for it forever. An import under way is
-# what the fork hook (`chrf._threads.before_fork`) waits for.
+# Compiled while this module is imported (the fork hook, `chrf._threads.before_fork`, waits
+# for an import under way), not in a call that a fork from another thread could interrupt.
 _ = DEFAULT_SETTINGS.compiled
 
 Settings.__doc__ = with_paragraph(Settings.__doc__ or "", options_doc())

@@ -2,11 +2,13 @@
 
 use std::fmt;
 
+use crate::settings::SettingsRule;
+
 /// Why a computation was refused. Each variant names what the caller has to change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChrfError {
-    /// Settings outside their domain; the message names the setting.
-    InvalidSettings(String),
+    /// Settings outside their domain: the rule they break, which names the setting.
+    InvalidSettings(SettingsRule),
     /// A thread count outside 1..=`max`.
     ThreadCount { requested: usize, max: usize },
     /// Reference aggregation got `weights` weights for `references` references.
@@ -55,7 +57,7 @@ pub enum ChrfError {
 impl fmt::Display for ChrfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::InvalidSettings(message) => f.write_str(message),
+            Self::InvalidSettings(rule) => f.write_str(rule.message()),
             Self::ThreadCount { requested, max } => write!(
                 f,
                 "the thread count must be from 1 to {max}, not {requested}"

@@ -2,9 +2,75 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::ChrfError;
+
+/// A rule of the settings that a value broke: each has one message, shown by every entry point,
+/// and a stable machine-readable reason code (the Python error's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsRule {
+    /// β given as a rational below 0.
+    BetaNegative,
+    /// β given as a ratio of denominator 0.
+    BetaDenominatorZero,
+    /// β² given below 0.
+    BetaSquaredNegative,
+    /// β² as a float is NaN or below 0.
+    BetaFactorInvalid,
+    /// 1 + β² as a float is below 1 or below β².
+    OnePlusFactorInvalid,
+    /// β² overflows a float: no float score can be computed with it.
+    BetaTooLargeForFloat,
+    /// Neither character nor word n-grams.
+    OrdersBothZero,
+    /// More orders than a `usize` counts.
+    OrderCountOverflow,
+    /// Reference aggregation's weights are all 0.
+    WeightsAllZero,
+    /// Reference aggregation with per-order F averaging and weights of 64 bits or more.
+    WideWeightsPerOrderF,
+}
+
+impl SettingsRule {
+    /// The rule's message.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::BetaNegative => "beta must not be negative",
+            Self::BetaDenominatorZero => "beta's denominator must not be 0",
+            Self::BetaSquaredNegative => "beta ** 2 must not be negative",
+            Self::BetaFactorInvalid => {
+                "beta ** 2 must be a float of at least 0 (or +inf) for the float score"
+            }
+            Self::OnePlusFactorInvalid => "1 + beta ** 2 must be at least 1 and at least beta ** 2",
+            Self::BetaTooLargeForFloat => {
+                "beta ** 2 is too large for a float score (exact components take any beta)"
+            }
+            Self::OrdersBothZero => "char_order and word_order must not both be 0",
+            Self::OrderCountOverflow => "char_order + word_order must fit in a usize",
+            Self::WeightsAllZero => "weights must not all be zero",
+            Self::WideWeightsPerOrderF => {
+                "per_order_f averaging takes reference aggregation's weights only as integers \
+                 below 2**64 in the same proportions"
+            }
+        }
+    }
+
+    /// The rule's stable reason code.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::BetaNegative | Self::BetaSquaredNegative => "negative",
+            Self::OrdersBothZero => "orders_both_zero",
+            Self::WeightsAllZero => "all_zero",
+            Self::BetaDenominatorZero
+            | Self::BetaFactorInvalid
+            | Self::OnePlusFactorInvalid
+            | Self::BetaTooLargeForFloat
+            | Self::OrderCountOverflow
+            | Self::WideWeightsPerOrderF => "out_of_range",
+        }
+    }
+}
 
 /// How per-order values become one score (spec §1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,19 +104,17 @@ impl Beta {
     pub fn new(squared: BigRational, factor: f64, one_plus_factor: f64) -> Result<Self, ChrfError> {
         if squared.is_negative() {
             return Err(ChrfError::InvalidSettings(
-                "beta ** 2 must not be negative".into(),
+                SettingsRule::BetaSquaredNegative,
             ));
         }
         if factor.is_nan() || factor < 0.0 {
-            return Err(ChrfError::InvalidSettings(
-                "beta ** 2 must be a float of at least 0 (or +inf) for the float score".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::BetaFactorInvalid));
         }
         // 1 + β² rounds to at least 1 and at least β²: anything else is not a β at all, and
         // would make every sentence score negative (so no reference could ever win).
         if !(one_plus_factor >= 1.0 && one_plus_factor >= factor) {
             return Err(ChrfError::InvalidSettings(
-                "1 + beta ** 2 must be at least 1 and at least beta ** 2".into(),
+                SettingsRule::OnePlusFactorInvalid,
             ));
         }
         Ok(Self {
@@ -59,6 +123,26 @@ impl Beta {
             one_plus_factor,
             fraction: false,
         })
+    }
+
+    /// β given as `numerator / denominator` (of any sign), with the floats of [`Beta::new`]: the
+    /// binding's form of it, two integers. A zero denominator or a negative ratio is refused.
+    pub fn from_ratio(
+        numerator: BigInt,
+        denominator: BigInt,
+        factor: f64,
+        one_plus_factor: f64,
+    ) -> Result<Self, ChrfError> {
+        if denominator.is_zero() {
+            return Err(ChrfError::InvalidSettings(
+                SettingsRule::BetaDenominatorZero,
+            ));
+        }
+        let beta = BigRational::new(numerator, denominator);
+        if beta.is_negative() {
+            return Err(ChrfError::InvalidSettings(SettingsRule::BetaNegative));
+        }
+        Self::new(&beta * &beta, factor, one_plus_factor)
     }
 
     /// The same β, marked as given as a Python `Fraction` (see the `fraction` field).
@@ -71,9 +155,7 @@ impl Beta {
     /// nearest. A negative β is refused: its square would pass for the positive one's.
     pub fn exact(beta: BigRational) -> Result<Self, ChrfError> {
         if beta.is_negative() {
-            return Err(ChrfError::InvalidSettings(
-                "beta must not be negative".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::BetaNegative));
         }
         let squared = &beta * &beta;
         let factor = squared.to_f64().unwrap_or(f64::INFINITY);
@@ -115,7 +197,7 @@ impl Beta {
             Ok(())
         } else {
             Err(ChrfError::InvalidSettings(
-                "beta ** 2 is too large for a float score (exact components take any beta)".into(),
+                SettingsRule::BetaTooLargeForFloat,
             ))
         }
     }
@@ -145,14 +227,10 @@ impl Settings {
     /// Settings with sacreBLEU's defaults for everything but the orders and β.
     pub fn new(char_order: usize, word_order: usize, beta: Beta) -> Result<Self, ChrfError> {
         if char_order == 0 && word_order == 0 {
-            return Err(ChrfError::InvalidSettings(
-                "char_order and word_order must not both be 0".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::OrdersBothZero));
         }
         if char_order.checked_add(word_order).is_none() {
-            return Err(ChrfError::InvalidSettings(
-                "char_order + word_order must fit in a usize".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::OrderCountOverflow));
         }
         Ok(Self {
             char_order,
@@ -183,7 +261,123 @@ impl Settings {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use num_traits::Zero;
+
+    #[test]
+    fn each_rule_has_its_message_and_reason() {
+        // The Python package's tests and users match on these texts and codes.
+        let cases = [
+            (
+                SettingsRule::BetaNegative,
+                "beta must not be negative",
+                "negative",
+            ),
+            (
+                SettingsRule::BetaDenominatorZero,
+                "beta's denominator must not be 0",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::BetaSquaredNegative,
+                "beta ** 2 must not be negative",
+                "negative",
+            ),
+            (
+                SettingsRule::BetaFactorInvalid,
+                "beta ** 2 must be a float of at least 0 (or +inf) for the float score",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::OnePlusFactorInvalid,
+                "1 + beta ** 2 must be at least 1 and at least beta ** 2",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::BetaTooLargeForFloat,
+                "beta ** 2 is too large for a float score (exact components take any beta)",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::OrdersBothZero,
+                "char_order and word_order must not both be 0",
+                "orders_both_zero",
+            ),
+            (
+                SettingsRule::OrderCountOverflow,
+                "char_order + word_order must fit in a usize",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::WeightsAllZero,
+                "weights must not all be zero",
+                "all_zero",
+            ),
+            (
+                SettingsRule::WideWeightsPerOrderF,
+                "per_order_f averaging takes reference aggregation's weights only as integers \
+                 below 2**64 in the same proportions",
+                "out_of_range",
+            ),
+        ];
+        for (rule, message, reason) in cases {
+            assert_eq!(ChrfError::InvalidSettings(rule).to_string(), message);
+            assert_eq!(rule.reason(), reason);
+        }
+    }
+
+    #[test]
+    fn each_check_raises_its_rule() {
+        let two = Beta::integer(2).unwrap();
+        let refused = |result: Result<Settings, ChrfError>| result.unwrap_err();
+        assert_eq!(
+            refused(Settings::new(0, 0, two.clone())),
+            ChrfError::InvalidSettings(SettingsRule::OrdersBothZero)
+        );
+        assert_eq!(
+            refused(Settings::new(usize::MAX, 1, two)),
+            ChrfError::InvalidSettings(SettingsRule::OrderCountOverflow)
+        );
+        let minus_half = BigRational::new((-1).into(), 2.into());
+        let one = BigRational::one();
+        let cases = [
+            (Beta::exact(minus_half.clone()), SettingsRule::BetaNegative),
+            (
+                Beta::new(minus_half, 0.25, 1.25),
+                SettingsRule::BetaSquaredNegative,
+            ),
+            (
+                Beta::new(one.clone(), f64::NAN, 2.0),
+                SettingsRule::BetaFactorInvalid,
+            ),
+            (
+                Beta::new(one.clone(), 1.0, 0.5),
+                SettingsRule::OnePlusFactorInvalid,
+            ),
+        ];
+        let ratio = |n: i32, d: i32| Beta::from_ratio(n.into(), d.into(), 0.25, 1.25);
+        let rule_of = |n, d| ratio(n, d).unwrap_err();
+        assert_eq!(
+            rule_of(1, 0),
+            ChrfError::InvalidSettings(SettingsRule::BetaDenominatorZero)
+        );
+        assert_eq!(
+            rule_of(-1, 2),
+            ChrfError::InvalidSettings(SettingsRule::BetaNegative)
+        );
+        assert_eq!(
+            rule_of(1, -2),
+            ChrfError::InvalidSettings(SettingsRule::BetaNegative)
+        );
+        let quarter = BigRational::new(1.into(), 4.into());
+        assert_eq!(ratio(-1, -2).unwrap().squared(), &quarter);
+        for (result, rule) in cases {
+            assert_eq!(result.unwrap_err(), ChrfError::InvalidSettings(rule));
+        }
+        let huge = Beta::new(one, f64::INFINITY, f64::INFINITY).unwrap();
+        assert_eq!(
+            huge.check_float().unwrap_err(),
+            ChrfError::InvalidSettings(SettingsRule::BetaTooLargeForFloat)
+        );
+    }
 
     #[test]
     fn orders_whose_sum_overflows_are_refused() {
