@@ -106,10 +106,12 @@ class Settings:
         self = object.__new__(cls)
         values = (char_order, word_order, beta, lowercase, include_whitespace, averaging)
         given = dict(zip(FIELDS, (*values, eps_smoothing, count_hyp_without_ref), strict=True))
-        # Python checks each option's type and range (by the table's kind of it); chrf-core
-        # checks the invariants (both orders 0, say), with their messages, as it compiles them.
-        for option in OPTIONS:
-            object.__setattr__(self, option.name, _CHECKS[option.kind](option, given[option.name]))
+        # Python checks each option's type and range (by the table's kind of it, in its order);
+        # chrf-core checks the invariants (both orders 0, say) as it compiles them, below.
+        checked = {
+            option.name: _CHECKS[option.kind](option, given[option.name]) for option in OPTIONS
+        }
+        vars(self).update((name, checked[name]) for name in FIELDS)  # vars() in the fields' order
         if self.eps_smoothing and self.averaging != "precision_recall":
             raise SettingsError(
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
