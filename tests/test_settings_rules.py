@@ -1,4 +1,4 @@
-"""Each rule of chrf-core's settings (rust/chrf-core/src/settings.rs, `SettingsRule`) reaches
+"""Each rule of chrf-core's settings (`SettingsRule`, rust/chrf-core/src/error.rs) reaches
 Python as its error class with its `argument` and `reason`, mapped from the rule itself in
 rust/chrf-py/src/errors.rs, and its message unchanged."""
 
