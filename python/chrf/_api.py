@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from chrf import _service
 from chrf._inputs import Layout, References, Texts, check_layout
+from chrf._options import with_options_doc
 from chrf._settings import (
     DEFAULT_SETTINGS,
     ExactOptions,
     Options,
     exact_settings,
     settings_of,
-    with_options_doc,
 )
 
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 

@@ -5,7 +5,7 @@ Every system is compared with the first (the baseline), as sacreBLEU's paired te
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -136,7 +136,7 @@ class Comparison:
 def order_components(settings: Settings, e: Explanation) -> Components:
     """The exact per-order precision, recall and F of an explanation's statistics (under eps
     smoothing, which has no exact score, those of the same counts without it)."""
-    exact = replace(settings, eps_smoothing=False)
+    exact = settings.__replace__(eps_smoothing=False)
     return components_of(exact, counts_of(e.segment_statistics), e.segment_count)
 
 

@@ -7,42 +7,47 @@ module names their shapes for type hints and documentation.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
-from typing import Literal, Protocol, TypeAlias
 
 from chrf._core import listed
 from chrf._errors import SettingsError, SettingsTypeError
 from chrf._messages import shown
 from chrf._numbers import is_bool
 
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Literal, Protocol, TypeAlias
 
-class ArrowArray(Protocol):
-    """An Arrow column exported as one array (pyarrow's Array)."""
+    class ArrowArray(Protocol):
+        """An Arrow column exported as one array (pyarrow's Array)."""
 
-    def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]: ...
+        def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]: ...
 
+    class ArrowStream(Protocol):
+        """An Arrow column exported as a stream of arrays (pyarrow's ChunkedArray, polars'
+        Series)."""
 
-class ArrowStream(Protocol):
-    """An Arrow column exported as a stream of arrays (pyarrow's ChunkedArray, polars' Series)."""
+        def __arrow_c_stream__(self, requested_schema: object = None) -> object: ...
 
-    def __arrow_c_stream__(self, requested_schema: object = None) -> object: ...
-
-
-#: A column of Arrow's PyCapsule interface, read in place from its UTF-8 buffers.
-ArrowColumnLike: TypeAlias = ArrowArray | ArrowStream
-#: Segments: any iterable of str (a lone str is refused, not split into characters), or an
-#: Arrow string column.
-Texts: TypeAlias = Iterable[str] | ArrowColumnLike
-#: One reference per hypothesis, reference streams (sacreBLEU), or the references of each
-#: hypothesis (evaluate, torchmetrics); ``None`` marks a missing reference in either nesting.
-#: Arrow: a string column, several (streams), or a list<string> column (per hypothesis).
-References: TypeAlias = (
-    Iterable[str] | Iterable[Iterable[str | None] | ArrowColumnLike] | ArrowColumnLike
-)
-#: How nested references are read: ``references[k][i]`` is reference k of hypothesis i
-#: ("streams", sacreBLEU's layout) or reference k of hypothesis i is ``references[i][k]``
-#: ("per_hypothesis", the layout of Hugging Face evaluate and torchmetrics).
-Layout: TypeAlias = Literal["streams", "per_hypothesis"]
+    #: A column of Arrow's PyCapsule interface, read in place from its UTF-8 buffers.
+    ArrowColumnLike: TypeAlias = ArrowArray | ArrowStream
+    #: Segments: any iterable of str (a lone str is refused, not split into characters), or an
+    #: Arrow string column.
+    Texts: TypeAlias = Iterable[str] | ArrowColumnLike
+    #: One reference per hypothesis, reference streams (sacreBLEU), or the references of each
+    #: hypothesis (evaluate, torchmetrics); ``None`` marks a missing reference in either nesting.
+    #: Arrow: a string column, several (streams), or a list<string> column (per hypothesis).
+    References: TypeAlias = (
+        Iterable[str] | Iterable[Iterable[str | None] | ArrowColumnLike] | ArrowColumnLike
+    )
+    #: How nested references are read: ``references[k][i]`` is reference k of hypothesis i
+    #: ("streams", sacreBLEU's layout) or reference k of hypothesis i is ``references[i][k]``
+    #: ("per_hypothesis", the layout of Hugging Face evaluate and torchmetrics).
+    Layout: TypeAlias = Literal["streams", "per_hypothesis"]
+else:
+    # Annotations only: the names exist for the modules that import them.
+    ArrowColumnLike = Texts = References = Layout = object
 LAYOUTS = ("streams", "per_hypothesis")
 
 #: The items of a sequence argument as a list (a list itself, not copied); a lone str, a set or

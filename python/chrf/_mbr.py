@@ -11,7 +11,8 @@ from chrf._errors import InputError, SettingsError
 from chrf._exact_order import ExactOrder, rereadable
 from chrf._inputs import Texts, as_list
 from chrf._messages import shown
-from chrf._settings import Options, settings_of, with_options_doc
+from chrf._options import with_options_doc
+from chrf._settings import Options, settings_of
 
 if TYPE_CHECKING:
     import numpy as np

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
+import sys
+
+TYPE_CHECKING = False  # not typing's own: the first score would import typing
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: Characters of a value's repr an error message shows; the rest is elided.
 SHOWN_CHARS = 60
@@ -16,7 +20,8 @@ def shown(value: object) -> str:
     characters, or a description when the repr is huge or fails."""
     if isinstance(value, int) and value.bit_length() > SHOWN_BITS:
         return f"{'a negative' if value < 0 else 'an'} int of {value.bit_length()} bits"
-    if isinstance(value, Fraction) and _bits(value) > SHOWN_BITS:
+    fractions = sys.modules.get("fractions")  # a Fraction exists only once fractions is loaded
+    if fractions and isinstance(value, fractions.Fraction) and _bits(value) > SHOWN_BITS:
         return f"a Fraction with a {_bits(value)}-bit numerator or denominator"
     try:
         text = repr(value)

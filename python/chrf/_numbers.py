@@ -4,14 +4,17 @@ NumPy is already imported, and importing it would double the cost of ``import ch
 from __future__ import annotations
 
 import sys
-from typing import Protocol, TypeGuard
 
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol, TypeGuard
 
-class FloatScalar(Protocol):
-    """What Python and NumPy floats share."""
+    class FloatScalar(Protocol):
+        """What Python and NumPy floats share."""
 
-    def as_integer_ratio(self) -> tuple[int, int]: ...
-    def __float__(self) -> float: ...
+        def as_integer_ratio(self) -> tuple[int, int]: ...
+        def __float__(self) -> float: ...
 
 
 def is_bool(value: object) -> bool:

@@ -14,28 +14,59 @@ Standard library only, and nothing of chrf: the documentation site's Griffe exte
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from fractions import Fraction
-from types import FrameType
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
-Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
-Beta: TypeAlias = int | Fraction | float
-#: What an option's value is; `chrf._settings` checks each kind, `chrf.cli.specs` parses it.
-Kind: TypeAlias = Literal["order", "beta", "bool", "choice"]
-#: The libraries whose names of the options the table holds; "contract" is the JSON contract's
-#: request (spec §6), whose fields are chrf's names of the options it has.
-Library: TypeAlias = Literal["sacrebleu", "evaluate", "torchmetrics", "mbrs", "contract"]
+# Not typing's own: the first score would import typing (see chrf/__init__.py); type checkers
+# take any constant of this name for typing's.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from fractions import Fraction
+    from types import FrameType
+    from typing import Any, Literal, TypeAlias, TypeVar
+    from typing import Generic as _Generic
+
+    Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
+    Beta: TypeAlias = int | Fraction | float
+    #: What an option's value is; `chrf._settings` checks each kind, `chrf.cli.specs` parses it.
+    Kind: TypeAlias = Literal["order", "beta", "bool", "choice"]
+    #: The libraries whose names of the options the table holds; "contract" is the JSON
+    #: contract's request (spec §6), whose fields are chrf's names of the options it has.
+    Library: TypeAlias = Literal["sacrebleu", "evaluate", "torchmetrics", "mbrs", "contract"]
+    Value = TypeVar("Value")
+    Called = TypeVar("Called", bound=Callable[..., Any])
+else:
+    # Annotations only: the names exist for the modules that import them.
+    Averaging = Beta = Kind = Library = Value = object
+
+    class _Generic:
+        """``typing.Generic`` at run time, where ``Option[int]`` appears in annotations alone."""
+
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
+
 
 AVERAGINGS: tuple[Averaging, ...] = ("precision_recall", "per_order_f")
-Value = TypeVar("Value")
+#: `Settings`' fields in the order of its positional arguments, which pickles hold.
+FIELDS = (
+    "char_order",
+    "word_order",
+    "beta",
+    "lowercase",
+    "include_whitespace",
+    "averaging",
+    "eps_smoothing",
+    "count_hyp_without_ref",
+)
 
 
-@dataclass(frozen=True)
-class Option(Generic[Value]):
+class Option(_Generic[Value]):
     """One option: `name` is chrf's (a field of `Settings`), `flags` the command line's (the
-    first is the one its messages name), `names` the other libraries' (absent: they lack it)."""
+    first is the one its messages name), `names` the other libraries' (absent: they lack it).
+
+    A plain class, not a dataclass: the first score would import dataclasses (and inspect)."""
+
+    _FIELDS = ("name", "kind", "default", "meaning", "flags", "help", "names", "refused", "exact")
+    __slots__ = _FIELDS
 
     name: str
     kind: Kind
@@ -45,9 +76,31 @@ class Option(Generic[Value]):
     help: str
     names: Mapping[Library, str]
     #: Names other libraries give it that chrf's functions refuse, naming this one.
-    refused: tuple[str, ...] = ()
+    refused: tuple[str, ...]
     #: The exact entry points take it (eps_smoothing is a float-only mode).
-    exact: bool = True
+    exact: bool
+
+    def __init__(
+        self,
+        name: str,
+        kind: Kind,
+        default: Value,
+        meaning: str,
+        flags: tuple[str, ...],
+        help: str,
+        names: Mapping[Library, str],
+        refused: tuple[str, ...] = (),
+        exact: bool = True,
+    ) -> None:
+        values = (name, kind, default, meaning, flags, help, names, refused, exact)
+        for field, value in zip(self._FIELDS, values, strict=True):
+            object.__setattr__(self, field, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Option({self.name!r}, {self.kind!r}, default={self.default!r})"
 
 
 _LIBRARIES: tuple[Library, ...] = ("sacrebleu", "evaluate", "torchmetrics", "mbrs")
@@ -191,8 +244,6 @@ def named_by(library: Library, values: Mapping[str, Any]) -> dict[str, Any]:
 
 # The keyword options of chrf's functions: aliases resolved, unknown names refused (issue 37).
 
-Called = TypeVar("Called", bound=Callable[..., Any])
-
 #: The functions that take the options, by their code, with the names users call them by: an
 #: unknown keyword is reported as the function's own, not as ``Settings``'.
 _ENTRY_POINTS: dict[object, str] = {}
@@ -282,6 +333,23 @@ def _wrapped(text: str, indent: str, width: int) -> list[str]:
             lines.append(indent)
         lines[-1] += word if lines[-1] == indent else " " + word
     return lines
+
+
+def with_options_doc(*, exact: bool = False) -> Callable[[Called], Called]:
+    """A decorator appending the options' meanings and defaults to a docstring, so that
+    ``help()`` of every entry point explains them; ``exact`` leaves out ``eps_smoothing``."""
+
+    def document(documented: Called) -> Called:
+        entry_point(documented)
+        documented.__doc__ = with_paragraph(documented.__doc__ or "", options_doc(exact=exact))
+        return documented
+
+    return document
+
+
+def options_doc(*, exact: bool = False) -> str:
+    """The paragraph `with_options_doc` appends: each option, its default and its meaning."""
+    return options_paragraph(FIELDS, exact=exact)
 
 
 def with_paragraph(doc: str, paragraph: str) -> str:

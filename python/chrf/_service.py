@@ -11,14 +11,16 @@ Arguments that are not texts (weights, layouts) are checked here, each by its on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from chrf import _core
 from chrf._core import AlignedFiles, Corpus, Counts
 from chrf._inputs import Layout, check_layout
 from chrf._weights import Weights, binary_weights, item_weights
 
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
     from numpy.typing import NDArray
 

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
-from dataclasses import dataclass, fields
-from fractions import Fraction
+import sys
 from numbers import Integral, Rational
-from typing import Any, TypedDict, TypeVar, overload
 
 from chrf import _options
 from chrf._core import Config
@@ -17,15 +14,44 @@ from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._options import (
     AVERAGINGS,
+    FIELDS,
     OPTIONS,
     Averaging,
     Beta,
     Option,
-    entry_point,
-    options_paragraph,
+    options_doc,
     resolved,
     with_paragraph,
 )
+
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from fractions import Fraction
+    from typing import Any, TypedDict
+
+    class ExactOptions(TypedDict, total=False):
+        """The keyword arguments of every entry point; each one is documented on `Settings`
+        (``whitespace`` is sacreBLEU's name of ``include_whitespace``)."""
+
+        char_order: int
+        word_order: int
+        beta: Beta
+        lowercase: bool
+        include_whitespace: bool
+        whitespace: bool
+        averaging: Averaging
+        count_hyp_without_ref: bool
+
+    class Options(ExactOptions, total=False):
+        """`ExactOptions` plus the float-only `eps_smoothing`."""
+
+        eps_smoothing: bool
+
+else:
+    # Annotations only: the names exist for the modules that import them.
+    ExactOptions = Options = dict
 
 __all__ = ["AVERAGINGS", "Averaging", "Beta", "Settings", "settings_of"]
 #: β's numerator and denominator may have this many bits: enough for the exact ratio of every
@@ -36,74 +62,6 @@ MAX_BETA_BITS = 4096
 MAX_ORDER = 65_536
 
 
-class ExactOptions(TypedDict, total=False):
-    """The keyword arguments of every entry point; each one is documented on `Settings`
-    (``whitespace`` is sacreBLEU's name of ``include_whitespace``)."""
-
-    char_order: int
-    word_order: int
-    beta: Beta
-    lowercase: bool
-    include_whitespace: bool
-    whitespace: bool
-    averaging: Averaging
-    count_hyp_without_ref: bool
-
-
-class Options(ExactOptions, total=False):
-    """`ExactOptions` plus the float-only `eps_smoothing`."""
-
-    eps_smoothing: bool
-
-
-Checked = TypeVar("Checked", bound=type)
-
-
-def constructed_in_new(cls: Checked) -> Checked:
-    """Moves a dataclass's generated ``__init__`` (with its ``__post_init__`` checks) into
-    ``__new__``: unpickling calls ``__new__`` without ``__init__`` (pickle's NEWOBJ opcodes and
-    ``copyreg.__newobj__``), and an instance made that way would skip every check. Now no
-    instance exists that did not pass them: a pickle without its state, or with arguments no
-    constructor takes, is refused on load. (Pickles the class writes itself call the
-    constructor, see ``__reduce__``.)"""
-    init: Callable[..., None] = vars(cls)["__init__"]
-
-    def __new__(klass: type, *args: Any, **kwargs: Any) -> object:
-        self: object = object.__new__(klass)
-        init(self, *args, **kwargs)
-        return self
-
-    __new__.__wrapped__ = init  # type: ignore[attr-defined]  # help() shows init's signature
-    setattr(cls, "__new__", staticmethod(__new__))  # noqa: B010 (mypy refuses the assignment)
-    delattr(cls, "__init__")  # object.__init__ ignores the arguments once __new__ took them
-    return cls
-
-
-class _CompiledForm:
-    """``Settings.compiled``: built on first use and stored in the instance's ``__dict__``,
-    where later lookups find it without a call (a descriptor without ``__set__`` yields to it).
-
-    Not ``functools.cached_property``: on Python 3.11 it holds a lock while it builds, and a
-    process forked meanwhile copies that lock held by a thread the child does not have, so the
-    child's first score would wait forever. Two threads racing here build equal configs.
-    """
-
-    @overload
-    def __get__(self, instance: None, owner: type) -> _CompiledForm: ...
-    @overload
-    def __get__(self, instance: Settings, owner: type | None = None) -> Config: ...
-    def __get__(
-        self, instance: Settings | None, owner: type | None = None
-    ) -> Config | _CompiledForm:
-        if instance is None:
-            return self
-        config = Config(instance)
-        instance.__dict__["compiled"] = config
-        return config
-
-
-@constructed_in_new
-@dataclass(frozen=True, eq=False)
 class Settings:
     """chrF settings (sacreBLEU's defaults): what must be reported with a score.
 
@@ -113,7 +71,13 @@ class Settings:
     Fraction β takes sacreBLEU's bootstrap arithmetic into double precision.
     """
 
-    # Positional order: the pickles of `__reduce__` hold the fields in it.
+    # A plain class, not a dataclass: the first score would import dataclasses (and inspect).
+    # The fields are in its __dict__ (``vars()`` gives them, as a dataclass's); the compiled
+    # form is in a slot of its own, out of it.
+    __slots__ = ("__dict__", "__weakref__", "compiled")
+    __match_args__ = FIELDS
+
+    # The defaults, as class attributes (sacreBLEU's drop-in reads them).
     char_order: int = _options.CHAR_ORDER.default
     word_order: int = _options.WORD_ORDER.default
     beta: Beta = _options.BETA.default
@@ -122,13 +86,32 @@ class Settings:
     averaging: Averaging = _options.AVERAGING.default
     eps_smoothing: bool = _options.EPS_SMOOTHING.default
     count_hyp_without_ref: bool = _options.COUNT_HYP_WITHOUT_REF.default
+    #: The settings in the compiled core's terms, built once with them (never pickled: a
+    #: pickle holds the fields alone).
+    compiled: Config
 
-    def __post_init__(self) -> None:
-        # Python checks each option's type and range (by the table's kind of it); chrf-core
-        # checks the invariants (both orders 0, say), with their messages, below.
-        for option in OPTIONS:
-            checked = _CHECKS[option.kind](option, getattr(self, option.name))
-            object.__setattr__(self, option.name, checked)
+    # In __new__, not __init__: unpickling calls __new__ alone, and no instance may exist that
+    # did not pass the checks.
+    def __new__(
+        cls,
+        char_order: int = _options.CHAR_ORDER.default,
+        word_order: int = _options.WORD_ORDER.default,
+        beta: Beta = _options.BETA.default,
+        lowercase: bool = _options.LOWERCASE.default,
+        include_whitespace: bool = _options.INCLUDE_WHITESPACE.default,
+        averaging: Averaging = _options.AVERAGING.default,
+        eps_smoothing: bool = _options.EPS_SMOOTHING.default,
+        count_hyp_without_ref: bool = _options.COUNT_HYP_WITHOUT_REF.default,
+    ) -> Settings:
+        self = object.__new__(cls)
+        values = (char_order, word_order, beta, lowercase, include_whitespace, averaging)
+        given = dict(zip(FIELDS, (*values, eps_smoothing, count_hyp_without_ref), strict=True))
+        # Python checks each option's type and range (by the table's kind of it, in its order);
+        # chrf-core checks the invariants (both orders 0, say) as it compiles them, below.
+        checked = {
+            option.name: _CHECKS[option.kind](option, given[option.name]) for option in OPTIONS
+        }
+        vars(self).update((name, checked[name]) for name in FIELDS)  # vars() in the fields' order
         if self.eps_smoothing and self.averaging != "precision_recall":
             raise SettingsError(
                 "eps_smoothing=True is sacreBLEU's own per-order averaging; "
@@ -136,11 +119,26 @@ class Settings:
                 argument="eps_smoothing",
                 reason="incompatible",
             )
-        Config(self)  # chrf-core's checks; the compiled form itself is built on first use
+        object.__setattr__(self, "compiled", Config(self))
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        from dataclasses import FrozenInstanceError  # on this error path only
+
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS)
+        return f"{type(self).__qualname__}({fields})"
 
     def _identity(self) -> tuple[object, ...]:
         # β's kind with its value: 0.1 == Fraction(0.1), yet 1 + β² rounds differently for them.
-        return (*(getattr(self, field.name) for field in fields(self)), type(self.beta))
+        return (*(getattr(self, name) for name in FIELDS), type(self.beta))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Settings):
@@ -150,24 +148,24 @@ class Settings:
     def __hash__(self) -> int:
         return hash(self._identity())
 
-    #: The settings in the compiled core's terms, built on first use and kept with them (never
-    #: pickled: a pickle holds the fields alone).
-    compiled = _CompiledForm()
-
     def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
         # A constructor call, which runs every check: a pickle can hold anything. The fields
         # alone: the compiled form is built again where it is used.
-        return Settings, tuple(getattr(self, field.name) for field in fields(self))
+        return Settings, tuple(getattr(self, name) for name in FIELDS)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {field.name: getattr(self, field.name) for field in fields(self)}
+        return {name: getattr(self, name) for name in FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Pickles of the form Python writes by default (an object, then its state), which
         # older versions wrote: checked as construction checks.
         checked = Settings(**state_dict(state, "Settings"))
-        for field in fields(self):
-            object.__setattr__(self, field.name, getattr(checked, field.name))
+        for name in (*FIELDS, "compiled"):
+            object.__setattr__(self, name, getattr(checked, name))
+
+    def __replace__(self, **changes: Any) -> Settings:
+        # copy.replace() (Python 3.13), as on the dataclass Settings was.
+        return Settings(**{**self.__getstate__(), **changes})
 
     def options(self) -> Options:
         """The keyword arguments that give these settings back (``Settings(**s.options())``)."""
@@ -177,7 +175,14 @@ class Settings:
     @property
     def beta_fraction(self) -> Fraction:
         """β exactly: a float β is taken at its exact binary value."""
+        from fractions import Fraction  # not needed for a score
+
         return Fraction(self.beta)
+
+    @property
+    def beta_ratio(self) -> tuple[int, int]:
+        """β exactly as its (numerator, denominator), in lowest terms (the core's form of it)."""
+        return _ratio(self.beta)
 
     @property
     def factor(self) -> float:
@@ -194,7 +199,7 @@ class Settings:
     def beta_is_fraction(self) -> bool:
         """β is a ``Fraction``: in sacreBLEU's bootstrap a ``Fraction`` meeting a NumPy float32
         computes in double precision, where an int or a float computes in float32."""
-        return isinstance(self.beta, Fraction)
+        return not isinstance(self.beta, (int, float))  # checked: an int, a float or a Fraction
 
     def check_float(self) -> None:
         """Refuses what no float score can take: a β whose square overflows a float (sacreBLEU
@@ -220,7 +225,7 @@ def score_name(beta: Beta, word_order: int) -> str:
 
 #: Option values of these types are compared by value for `settings_of`'s cache; others (NumPy
 #: integers, user classes) are validated afresh on every call.
-_CACHED_TYPES = frozenset({int, bool, float, str, Fraction})
+_CACHED_TYPES = {int, bool, float, str}
 #: At most this many option sets are remembered; the cache is emptied when it is full.
 _CACHE_SIZE = 64
 _recent: dict[tuple[tuple[str, type, object], ...], Settings] = {}
@@ -237,7 +242,7 @@ def settings_of(options: ExactOptions) -> Settings:
     if not options:
         return DEFAULT_SETTINGS
     key = tuple((name, type(value), value) for name, value in options.items())
-    if not all(entry[1] in _CACHED_TYPES for entry in key):
+    if not all(entry[1] in _CACHED_TYPES or _is_fraction_type(entry[1]) for entry in key):
         return Settings(**resolved(options, _FIELDS))
     settings = _recent.get(key)
     if settings is None:
@@ -254,26 +259,6 @@ def state_dict(state: object, name: str) -> dict[str, Any]:
             f"the pickled state of a {name} must be a dict of its fields", reason="wrong_type"
         )
     return state
-
-
-Documented = TypeVar("Documented", bound=Callable[..., Any])
-
-
-def with_options_doc(*, exact: bool = False) -> Callable[[Documented], Documented]:
-    """A decorator appending the options' meanings and defaults to a docstring, so that
-    ``help()`` of every entry point explains them; ``exact`` leaves out ``eps_smoothing``."""
-
-    def document(documented: Documented) -> Documented:
-        entry_point(documented)
-        documented.__doc__ = with_paragraph(documented.__doc__ or "", options_doc(exact=exact))
-        return documented
-
-    return document
-
-
-def options_doc(*, exact: bool = False) -> str:
-    """The paragraph `with_options_doc` appends: each option, its default and its meaning."""
-    return options_paragraph(tuple(field.name for field in fields(Settings)), exact=exact)
 
 
 def exact_settings(options: ExactOptions) -> Settings:
@@ -337,8 +322,7 @@ def _beta(option: Option[Beta], beta: object) -> Beta:
         raise SettingsError(
             f"beta must not be negative, not {shown(beta)}", argument="beta", reason="negative"
         )
-    exact = Fraction(value)
-    if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_BETA_BITS:
+    if max(part.bit_length() for part in _ratio(value)) > MAX_BETA_BITS:
         raise SettingsError(
             f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}",
             argument="beta",
@@ -357,6 +341,8 @@ def _exact_beta(beta: object) -> Beta:
     if isinstance(beta, Integral):
         return int(beta)
     if isinstance(beta, Rational):
+        from fractions import Fraction  # only for a rational β: fractions is loaded already
+
         return Fraction(int(beta.numerator), int(beta.denominator))
     if isinstance(beta, float):
         if not math.isfinite(beta):
@@ -369,6 +355,22 @@ def _exact_beta(beta: object) -> Beta:
         argument="beta",
         reason="wrong_type",
     )
+
+
+def _ratio(beta: Beta) -> tuple[int, int]:
+    """A checked β (an int, a float or a Fraction) as its numerator and denominator, reduced."""
+    if isinstance(beta, int):
+        return beta, 1
+    if isinstance(beta, float):
+        return beta.as_integer_ratio()
+    return beta.numerator, beta.denominator
+
+
+def _is_fraction_type(kind: type) -> bool:
+    """``kind`` is ``fractions.Fraction``, found without importing fractions: a value of it
+    exists only once fractions is loaded."""
+    fractions = sys.modules.get("fractions")
+    return fractions is not None and kind is fractions.Fraction
 
 
 def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
@@ -386,12 +388,9 @@ _CHECKS: dict[str, Callable[[Any, object], Any]] = {
     "bool": _bool,
     "choice": _averaging,
 }
-_FIELDS = frozenset(field.name for field in fields(Settings))
+_FIELDS = frozenset(FIELDS)
+# Built (and compiled, with chrf-core's checks) while this module is imported, so that no call
+# builds the default settings.
 DEFAULT_SETTINGS = Settings()
-# Compiled while this module is imported: the first compilation starts the binding's one-time
-# set-up (the Fraction type it converts β from), and a process forked by another thread in the
-# middle of that set-up would leave its child waiting for it forever. An import under way is
-# what the fork hook (`chrf._threads.before_fork`) waits for.
-_ = DEFAULT_SETTINGS.compiled
 
 Settings.__doc__ = with_paragraph(Settings.__doc__ or "", options_doc())

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from chrf import _core
 from chrf._errors import InputError, InputTypeError, SettingsError, argument_of
 from chrf._messages import shown
 from chrf._numbers import is_bool
 from chrf._options import entry_point
-from chrf._settings import Settings, constructed_in_new, settings_of, state_dict
+from chrf._settings import Settings, settings_of, state_dict
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,6 +25,27 @@ if TYPE_CHECKING:
 
 #: The compiled core counts in 128 bits.
 MAX_COUNT = 2**128 - 1
+Checked = TypeVar("Checked", bound=type)
+
+
+def constructed_in_new(cls: Checked) -> Checked:
+    """Moves a dataclass's generated ``__init__`` (with its ``__post_init__`` checks) into
+    ``__new__``: unpickling calls ``__new__`` without ``__init__`` (pickle's NEWOBJ opcodes and
+    ``copyreg.__newobj__``), and an instance made that way would skip every check. Now no
+    instance exists that did not pass them: a pickle without its state, or with arguments no
+    constructor takes, is refused on load. (Pickles the class writes itself call the
+    constructor, see ``__reduce__``.)"""
+    init: Callable[..., None] = vars(cls)["__init__"]
+
+    def __new__(klass: type, *args: Any, **kwargs: Any) -> object:
+        self: object = object.__new__(klass)
+        init(self, *args, **kwargs)
+        return self
+
+    __new__.__wrapped__ = init  # type: ignore[attr-defined]  # help() shows init's signature
+    setattr(cls, "__new__", staticmethod(__new__))  # noqa: B010 (mypy refuses the assignment)
+    delattr(cls, "__init__")  # object.__init__ ignores the arguments once __new__ took them
+    return cls
 
 
 @constructed_in_new

@@ -6,28 +6,34 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Sequence
-from fractions import Fraction
 from numbers import Rational
-from typing import TypeAlias, TypeVar
 
 from chrf._errors import InputError, InputTypeError, argument_of
 from chrf._inputs import as_list
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
 
-#: One weight per reference: ints, Fractions, or floats (taken at their exact values), NumPy
-#: scalars or arrays of them included.
-Weights: TypeAlias = Sequence[int | Fraction | float]
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from fractions import Fraction
+    from typing import TypeAlias, TypeVar
+
+    #: One weight per reference: ints, Fractions, or floats (taken at their exact values), NumPy
+    #: scalars or arrays of them included.
+    Weights: TypeAlias = Sequence[int | Fraction | float]
+    Scaled = TypeVar("Scaled")
+    #: Turns one weight list into the core's form (name: the argument, for messages).
+    Scaling: TypeAlias = Callable[[object, int, str], list[Scaled]]
+else:
+    # Annotations only: the names exist for the modules that import them.
+    Weights = Scaling = object
 #: The largest integer weight of the core, and the largest mantissa of a piece of a weight.
 MAX_WEIGHT = 2**64 - 1
 #: The largest shift of a piece of a weight: weights spanning more than 2**65536, far beyond the
 #: 2**2098 of floats, would size the exact sums by their span.
 MAX_SHIFT = 2**16
-
-Scaled = TypeVar("Scaled")
-#: Turns one weight list into the core's form (name: the argument, for messages).
-Scaling: TypeAlias = Callable[[object, int, str], list[Scaled]]
 
 
 def item_weights(
@@ -143,6 +149,8 @@ def _integer_ratio(weight: object, name: str) -> tuple[int, int]:
     except TypeError:
         pass
     if isinstance(weight, Rational):
+        from fractions import Fraction  # only for a rational weight: fractions is loaded already
+
         try:
             exact = Fraction(operator.index(weight.numerator), operator.index(weight.denominator))
             return exact.numerator, exact.denominator

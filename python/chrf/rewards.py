@@ -16,7 +16,8 @@ from chrf import _service
 from chrf._inputs import as_list
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
-from chrf._settings import Options, Settings, score_name, settings_of, with_options_doc
+from chrf._options import with_options_doc
+from chrf._settings import Options, Settings, score_name, settings_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

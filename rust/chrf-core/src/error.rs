@@ -2,11 +2,77 @@
 
 use std::fmt;
 
+/// A rule of the settings that a value broke: each has one message, shown by every entry point,
+/// and a stable machine-readable reason code (the Python error's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsRule {
+    /// β given as a rational below 0.
+    BetaNegative,
+    /// β given as a ratio of denominator 0.
+    BetaDenominatorZero,
+    /// β² given below 0.
+    BetaSquaredNegative,
+    /// β² as a float is NaN or below 0.
+    BetaFactorInvalid,
+    /// 1 + β² as a float is below 1 or below β².
+    OnePlusFactorInvalid,
+    /// β² overflows a float: no float score can be computed with it.
+    BetaTooLargeForFloat,
+    /// Neither character nor word n-grams.
+    OrdersBothZero,
+    /// More orders than a `usize` counts.
+    OrderCountOverflow,
+    /// Reference aggregation's weights are all 0.
+    WeightsAllZero,
+    /// Reference aggregation with per-order F averaging and weights of 64 bits or more.
+    WideWeightsPerOrderF,
+}
+
+impl SettingsRule {
+    /// The rule's message.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::BetaNegative => "beta must not be negative",
+            Self::BetaDenominatorZero => "beta's denominator must not be 0",
+            Self::BetaSquaredNegative => "beta ** 2 must not be negative",
+            Self::BetaFactorInvalid => {
+                "beta ** 2 must be a float of at least 0 (or +inf) for the float score"
+            }
+            Self::OnePlusFactorInvalid => "1 + beta ** 2 must be at least 1 and at least beta ** 2",
+            Self::BetaTooLargeForFloat => {
+                "beta ** 2 is too large for a float score (exact components take any beta)"
+            }
+            Self::OrdersBothZero => "char_order and word_order must not both be 0",
+            Self::OrderCountOverflow => "char_order + word_order must fit in a usize",
+            Self::WeightsAllZero => "weights must not all be zero",
+            Self::WideWeightsPerOrderF => {
+                "per_order_f averaging takes reference aggregation's weights only as integers \
+                 below 2**64 in the same proportions"
+            }
+        }
+    }
+
+    /// The rule's stable reason code.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::BetaNegative | Self::BetaSquaredNegative => "negative",
+            Self::OrdersBothZero => "orders_both_zero",
+            Self::WeightsAllZero => "all_zero",
+            Self::BetaDenominatorZero
+            | Self::BetaFactorInvalid
+            | Self::OnePlusFactorInvalid
+            | Self::BetaTooLargeForFloat
+            | Self::OrderCountOverflow
+            | Self::WideWeightsPerOrderF => "out_of_range",
+        }
+    }
+}
+
 /// Why a computation was refused. Each variant names what the caller has to change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChrfError {
-    /// Settings outside their domain; the message names the setting.
-    InvalidSettings(String),
+    /// Settings outside their domain: the rule they break, which names the setting.
+    InvalidSettings(SettingsRule),
     /// A thread count outside 1..=`max`.
     ThreadCount { requested: usize, max: usize },
     /// Reference aggregation got `weights` weights for `references` references.
@@ -55,7 +121,7 @@ pub enum ChrfError {
 impl fmt::Display for ChrfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::InvalidSettings(message) => f.write_str(message),
+            Self::InvalidSettings(rule) => f.write_str(rule.message()),
             Self::ThreadCount { requested, max } => write!(
                 f,
                 "the thread count must be from 1 to {max}, not {requested}"
@@ -135,6 +201,68 @@ impl ChrfError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_rule_has_its_message_and_reason() {
+        // The Python package's tests and users match on these texts and codes.
+        let cases = [
+            (
+                SettingsRule::BetaNegative,
+                "beta must not be negative",
+                "negative",
+            ),
+            (
+                SettingsRule::BetaDenominatorZero,
+                "beta's denominator must not be 0",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::BetaSquaredNegative,
+                "beta ** 2 must not be negative",
+                "negative",
+            ),
+            (
+                SettingsRule::BetaFactorInvalid,
+                "beta ** 2 must be a float of at least 0 (or +inf) for the float score",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::OnePlusFactorInvalid,
+                "1 + beta ** 2 must be at least 1 and at least beta ** 2",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::BetaTooLargeForFloat,
+                "beta ** 2 is too large for a float score (exact components take any beta)",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::OrdersBothZero,
+                "char_order and word_order must not both be 0",
+                "orders_both_zero",
+            ),
+            (
+                SettingsRule::OrderCountOverflow,
+                "char_order + word_order must fit in a usize",
+                "out_of_range",
+            ),
+            (
+                SettingsRule::WeightsAllZero,
+                "weights must not all be zero",
+                "all_zero",
+            ),
+            (
+                SettingsRule::WideWeightsPerOrderF,
+                "per_order_f averaging takes reference aggregation's weights only as integers \
+                 below 2**64 in the same proportions",
+                "out_of_range",
+            ),
+        ];
+        for (rule, message, reason) in cases {
+            assert_eq!(ChrfError::InvalidSettings(rule).to_string(), message);
+            assert_eq!(rule.reason(), reason);
+        }
+    }
 
     #[test]
     fn shape_and_count_errors_keep_their_messages() {

@@ -67,7 +67,7 @@ pub use batch::{
     pairwise_scores_into, Weight,
 };
 pub use corpus::Corpus;
-pub use error::ChrfError;
+pub use error::{ChrfError, SettingsRule};
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
 pub use explain::{swapped_scores, Explanation, NgramCounts, OrderDifferences};
 pub use float::{float_score, sacrebleu_score};

@@ -2,8 +2,9 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
+use crate::error::SettingsRule;
 use crate::ChrfError;
 
 /// How per-order values become one score (spec §1.6).
@@ -38,19 +39,17 @@ impl Beta {
     pub fn new(squared: BigRational, factor: f64, one_plus_factor: f64) -> Result<Self, ChrfError> {
         if squared.is_negative() {
             return Err(ChrfError::InvalidSettings(
-                "beta ** 2 must not be negative".into(),
+                SettingsRule::BetaSquaredNegative,
             ));
         }
         if factor.is_nan() || factor < 0.0 {
-            return Err(ChrfError::InvalidSettings(
-                "beta ** 2 must be a float of at least 0 (or +inf) for the float score".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::BetaFactorInvalid));
         }
         // 1 + β² rounds to at least 1 and at least β²: anything else is not a β at all, and
         // would make every sentence score negative (so no reference could ever win).
         if !(one_plus_factor >= 1.0 && one_plus_factor >= factor) {
             return Err(ChrfError::InvalidSettings(
-                "1 + beta ** 2 must be at least 1 and at least beta ** 2".into(),
+                SettingsRule::OnePlusFactorInvalid,
             ));
         }
         Ok(Self {
@@ -59,6 +58,26 @@ impl Beta {
             one_plus_factor,
             fraction: false,
         })
+    }
+
+    /// β given as `numerator / denominator` (of any sign), with the floats of [`Beta::new`]: the
+    /// binding's form of it, two integers. A zero denominator or a negative ratio is refused.
+    pub fn from_ratio(
+        numerator: BigInt,
+        denominator: BigInt,
+        factor: f64,
+        one_plus_factor: f64,
+    ) -> Result<Self, ChrfError> {
+        if denominator.is_zero() {
+            return Err(ChrfError::InvalidSettings(
+                SettingsRule::BetaDenominatorZero,
+            ));
+        }
+        let beta = BigRational::new(numerator, denominator);
+        if beta.is_negative() {
+            return Err(ChrfError::InvalidSettings(SettingsRule::BetaNegative));
+        }
+        Self::new(&beta * &beta, factor, one_plus_factor)
     }
 
     /// The same β, marked as given as a Python `Fraction` (see the `fraction` field).
@@ -71,9 +90,7 @@ impl Beta {
     /// nearest. A negative β is refused: its square would pass for the positive one's.
     pub fn exact(beta: BigRational) -> Result<Self, ChrfError> {
         if beta.is_negative() {
-            return Err(ChrfError::InvalidSettings(
-                "beta must not be negative".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::BetaNegative));
         }
         let squared = &beta * &beta;
         let factor = squared.to_f64().unwrap_or(f64::INFINITY);
@@ -115,7 +132,7 @@ impl Beta {
             Ok(())
         } else {
             Err(ChrfError::InvalidSettings(
-                "beta ** 2 is too large for a float score (exact components take any beta)".into(),
+                SettingsRule::BetaTooLargeForFloat,
             ))
         }
     }
@@ -145,14 +162,10 @@ impl Settings {
     /// Settings with sacreBLEU's defaults for everything but the orders and β.
     pub fn new(char_order: usize, word_order: usize, beta: Beta) -> Result<Self, ChrfError> {
         if char_order == 0 && word_order == 0 {
-            return Err(ChrfError::InvalidSettings(
-                "char_order and word_order must not both be 0".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::OrdersBothZero));
         }
         if char_order.checked_add(word_order).is_none() {
-            return Err(ChrfError::InvalidSettings(
-                "char_order + word_order must fit in a usize".into(),
-            ));
+            return Err(ChrfError::InvalidSettings(SettingsRule::OrderCountOverflow));
         }
         Ok(Self {
             char_order,
@@ -183,7 +196,61 @@ impl Settings {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use num_traits::Zero;
+
+    #[test]
+    fn each_check_raises_its_rule() {
+        let two = Beta::integer(2).unwrap();
+        let refused = |result: Result<Settings, ChrfError>| result.unwrap_err();
+        assert_eq!(
+            refused(Settings::new(0, 0, two.clone())),
+            ChrfError::InvalidSettings(SettingsRule::OrdersBothZero)
+        );
+        assert_eq!(
+            refused(Settings::new(usize::MAX, 1, two)),
+            ChrfError::InvalidSettings(SettingsRule::OrderCountOverflow)
+        );
+        let minus_half = BigRational::new((-1).into(), 2.into());
+        let one = BigRational::one();
+        let cases = [
+            (Beta::exact(minus_half.clone()), SettingsRule::BetaNegative),
+            (
+                Beta::new(minus_half, 0.25, 1.25),
+                SettingsRule::BetaSquaredNegative,
+            ),
+            (
+                Beta::new(one.clone(), f64::NAN, 2.0),
+                SettingsRule::BetaFactorInvalid,
+            ),
+            (
+                Beta::new(one.clone(), 1.0, 0.5),
+                SettingsRule::OnePlusFactorInvalid,
+            ),
+        ];
+        let ratio = |n: i32, d: i32| Beta::from_ratio(n.into(), d.into(), 0.25, 1.25);
+        let rule_of = |n, d| ratio(n, d).unwrap_err();
+        assert_eq!(
+            rule_of(1, 0),
+            ChrfError::InvalidSettings(SettingsRule::BetaDenominatorZero)
+        );
+        assert_eq!(
+            rule_of(-1, 2),
+            ChrfError::InvalidSettings(SettingsRule::BetaNegative)
+        );
+        assert_eq!(
+            rule_of(1, -2),
+            ChrfError::InvalidSettings(SettingsRule::BetaNegative)
+        );
+        let quarter = BigRational::new(1.into(), 4.into());
+        assert_eq!(ratio(-1, -2).unwrap().squared(), &quarter);
+        for (result, rule) in cases {
+            assert_eq!(result.unwrap_err(), ChrfError::InvalidSettings(rule));
+        }
+        let huge = Beta::new(one, f64::INFINITY, f64::INFINITY).unwrap();
+        assert_eq!(
+            huge.check_float().unwrap_err(),
+            ChrfError::InvalidSettings(SettingsRule::BetaTooLargeForFloat)
+        );
+    }
 
     #[test]
     fn orders_whose_sum_overflows_are_refused() {

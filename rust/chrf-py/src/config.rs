@@ -2,7 +2,7 @@
 //! `compiled` attribute).
 
 use chrf_core::{Averaging, Beta, Settings};
-use num_rational::BigRational;
+use num_bigint::BigInt;
 use pyo3::prelude::*;
 
 use crate::errors::{refused, Kind, Result};
@@ -13,7 +13,8 @@ use crate::errors::{refused, Kind, Result};
 struct SettingsAttributes {
     char_order: usize,
     word_order: usize,
-    beta_fraction: BigRational,
+    /// β's numerator and denominator: integers, so that no `Fraction` is needed to score.
+    beta_ratio: (BigInt, BigInt),
     factor: f64,
     one_plus_factor: f64,
     beta_is_fraction: bool,
@@ -36,8 +37,13 @@ pub struct Config {
 impl Config {
     #[new]
     fn new(settings: SettingsAttributes) -> Result<Self> {
-        let squared = &settings.beta_fraction * &settings.beta_fraction;
-        let mut beta = Beta::new(squared, settings.factor, settings.one_plus_factor)?;
+        let (numerator, denominator) = settings.beta_ratio;
+        let mut beta = Beta::from_ratio(
+            numerator,
+            denominator,
+            settings.factor,
+            settings.one_plus_factor,
+        )?;
         if settings.beta_is_fraction {
             beta = beta.given_as_fraction();
         }

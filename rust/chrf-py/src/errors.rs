@@ -9,7 +9,7 @@
 //! The orphan rule forbids `impl From<ChrfError> for PyErr` in this crate: the newtype stands
 //! in for it.
 
-use chrf_core::ChrfError;
+use chrf_core::{ChrfError, SettingsRule};
 use pyo3::exceptions::{
     PyArithmeticError, PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
 };
@@ -41,7 +41,7 @@ impl From<ChrfError> for Error {
             ChrfError::ThreadsUnavailable(_) | ChrfError::Cancelled => {
                 return Self(PyRuntimeError::new_err(message))
             }
-            ChrfError::InvalidSettings(_) => invalid_settings(&message),
+            ChrfError::InvalidSettings(rule) => settings_rule(*rule),
             ChrfError::ThreadCount { .. } => (Kind::Settings, Some("threads"), "out_of_range"),
             ChrfError::EpsSmoothingHasNoExactForm => {
                 (Kind::Settings, Some("eps_smoothing"), "no_exact_form")
@@ -61,22 +61,21 @@ impl From<ChrfError> for Error {
     }
 }
 
-/// The class and fields of a core `InvalidSettings` message. The variant carries its rule's
-/// wording alone, and each rule has its own, so the wording tells them apart.
-fn invalid_settings(message: &str) -> (Kind, Option<&'static str>, &'static str) {
-    if message.starts_with("weights") {
-        (Kind::Input, Some("weights"), "all_zero")
-    } else if message.starts_with("per_order_f") {
-        (Kind::Input, Some("weights"), "out_of_range")
-    } else if message.contains("must not both be 0") {
-        (Kind::Settings, None, "orders_both_zero")
-    } else if message.contains("beta") && message.contains("negative") {
-        (Kind::Settings, Some("beta"), "negative")
-    } else if message.contains("beta") {
-        (Kind::Settings, Some("beta"), "out_of_range")
-    } else {
-        (Kind::Settings, None, "out_of_range")
-    }
+/// The class, argument and reason of a rule of the core's settings.
+fn settings_rule(rule: SettingsRule) -> (Kind, Option<&'static str>, &'static str) {
+    let (kind, argument) = match rule {
+        SettingsRule::WeightsAllZero | SettingsRule::WideWeightsPerOrderF => {
+            (Kind::Input, Some("weights"))
+        }
+        SettingsRule::OrdersBothZero | SettingsRule::OrderCountOverflow => (Kind::Settings, None),
+        SettingsRule::BetaNegative
+        | SettingsRule::BetaDenominatorZero
+        | SettingsRule::BetaSquaredNegative
+        | SettingsRule::BetaFactorInvalid
+        | SettingsRule::OnePlusFactorInvalid
+        | SettingsRule::BetaTooLargeForFloat => (Kind::Settings, Some("beta")),
+    };
+    (kind, argument, rule.reason())
 }
 
 /// What is refused: the texts or data scored, or the settings; their value or their type.

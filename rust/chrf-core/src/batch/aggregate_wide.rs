@@ -53,9 +53,7 @@ pub(super) fn aggregate_wide_in_pool(
     settings.beta.check_float()?;
     if settings.averaging == Averaging::PerOrderF && !settings.eps_smoothing {
         return Err(ChrfError::InvalidSettings(
-            "per_order_f averaging takes reference aggregation's weights only as integers below \
-             2**64 in the same proportions"
-                .into(),
+            crate::SettingsRule::WideWeightsPerOrderF,
         ));
     }
     let mean = WideBag::new(bags, &distinct.references, weights, settings)?;

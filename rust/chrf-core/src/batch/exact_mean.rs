@@ -32,7 +32,7 @@ impl Weight {
 }
 
 pub(crate) fn all_zero() -> ChrfError {
-    ChrfError::InvalidSettings("weights must not all be zero".into())
+    ChrfError::InvalidSettings(crate::SettingsRule::WeightsAllZero)
 }
 
 /// Limbs of an [`ExactMean`]'s sum for weights of shifts up to `max_shift`: 35 x 64 = 2,240

@@ -374,7 +374,12 @@ fn wide_aggregation_equals_the_narrow_one_on_weights_both_take() {
     let mut per_order_f = Settings::new(6, 2, Beta::integer(2).unwrap()).unwrap();
     per_order_f.averaging = Averaging::PerOrderF;
     let refused = aggregate_scores_wide(hyps, refs, &wide, &per_order_f, &Interrupt::default());
-    assert!(matches!(refused, Err(ChrfError::InvalidSettings(_))));
+    assert_eq!(
+        refused,
+        Err(ChrfError::InvalidSettings(
+            crate::SettingsRule::WideWeightsPerOrderF
+        ))
+    );
     assert_eq!(
         aggregate_scores_wide(hyps, refs, &wide[1..], &per_order_f, &Interrupt::default()),
         Err(ChrfError::WeightCount {
