@@ -1,7 +1,7 @@
 """Type stubs of the compiled module `chrf._chrf` (rust/chrf-py)."""
 
 from fractions import Fraction
-from typing import final
+from typing import Literal, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,8 +14,6 @@ __all__ = [
     "Batch",
     "Config",
     "Corpus",
-    "ExactComponents",
-    "ExactOrder",
     "__version__",
     "components_of",
     "corpus_score",
@@ -38,6 +36,16 @@ __all__ = [
 ]
 
 _Counts = list[tuple[int, int, int]]
+_Fraction = Fraction | None
+#: One order of exact components: the fields of chrf.OrderComponents, in order.
+_ExactOrder = tuple[
+    Literal["char", "word"], int, int, int, int, bool, _Fraction, _Fraction, _Fraction
+]
+#: Exact components: the fields of chrf.Components from `orders` on, in order.
+_ExactComponents = tuple[list[_ExactOrder], int, Fraction, Fraction, Fraction, str, bool]
+#: Per segment, the reference it was explained against; per order, the missing n-grams, their
+#: counts, the extra n-grams and theirs.
+_Explained = tuple[list[int], list[tuple[list[str], list[int], list[str], list[int]]]]
 #: (reference, mantissa, shift) pieces: reference's weight is the sum of mantissa * 2**shift.
 _BinaryWeights = list[list[tuple[int, int, int]] | None] | None
 
@@ -48,28 +56,6 @@ class Config:
     def __new__(cls, settings: Settings) -> Config: ...
 
 @final
-class ExactOrder:
-    kind: str
-    n: int
-    hypothesis: int
-    reference: int
-    matching: int
-    effective: bool
-    precision: Fraction | None
-    recall: Fraction | None
-    f_score: Fraction | None
-
-@final
-class ExactComponents:
-    orders: list[ExactOrder]
-    effective_order_count: int
-    average_precision: Fraction
-    average_recall: Fraction
-    score_fraction: Fraction
-    score_text: str
-    cross_checked: bool
-
-@final
 class Corpus:
     """Hypotheses and reference streams, read and checked by `read`."""
 
@@ -78,11 +64,11 @@ class Corpus:
     def __len__(self) -> int: ...
     def statistics(self, config: Config) -> _Counts: ...
     def score(self, config: Config) -> float: ...
-    def components(self, config: Config) -> ExactComponents: ...
+    def components(self, config: Config) -> _ExactComponents: ...
     def segment_statistics(self, config: Config) -> NDArray[np.uint64]: ...
     def sentence_scores(self, config: Config) -> NDArray[np.float64]: ...
     def sentence_score_list(self, config: Config) -> list[float]: ...
-    def explain(self, config: Config, top: int | None) -> bytes: ...
+    def explain(self, config: Config, top: int | None) -> _Explained: ...
     def segment(self, i: int) -> Corpus: ...
     def texts(self) -> tuple[list[str], list[list[str | None]]]: ...
     def segment_texts(self, i: int) -> tuple[str, list[str | None]]: ...
@@ -115,7 +101,7 @@ def corpus_score(
     config: Config, hypotheses: object, references: object, layout: str | None
 ) -> float: ...
 def score_of(config: Config, counts: _Counts) -> float: ...
-def components_of(config: Config, counts: _Counts) -> ExactComponents: ...
+def components_of(config: Config, counts: _Counts) -> _ExactComponents: ...
 def resampled_scores(
     config: Config, segment_statistics: NDArray[np.uint64], picks: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]: ...

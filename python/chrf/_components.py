@@ -11,7 +11,8 @@ from chrf._options import names_in
 from chrf._settings import Settings
 
 if TYPE_CHECKING:
-    from chrf._core import Counts, ExactComponents, ExactOrder
+    from chrf._chrf import _ExactComponents as ExactComponents
+    from chrf._core import Counts
 
 NgramType = Literal["char", "word"]
 
@@ -108,29 +109,7 @@ def components_of(settings: Settings, counts: Counts, segment_count: int) -> Com
 
 
 def components_from(settings: Settings, exact: ExactComponents, segment_count: int) -> Components:
-    """:class:`Components` of the core's exact components."""
-    return Components(
-        settings=settings,
-        segment_count=segment_count,
-        orders=tuple(_order(order) for order in exact.orders),
-        effective_order_count=exact.effective_order_count,
-        average_precision=exact.average_precision,
-        average_recall=exact.average_recall,
-        score_fraction=exact.score_fraction,
-        score=exact.score_text,
-        cross_checked=exact.cross_checked,
-    )
-
-
-def _order(exact: ExactOrder) -> OrderComponents:
-    return OrderComponents(
-        "char" if exact.kind == "char" else "word",
-        exact.n,
-        exact.hypothesis,
-        exact.reference,
-        exact.matching,
-        exact.effective,
-        exact.precision,
-        exact.recall,
-        exact.f_score,
-    )
+    """:class:`Components` of the core's exact components: its fields from ``orders`` on, each
+    order the fields of :class:`OrderComponents` (``exact_components`` in chrf-py's counts.rs)."""
+    orders = tuple(OrderComponents(*order) for order in exact[0])
+    return Components(settings, segment_count, orders, *exact[1:])

@@ -15,24 +15,34 @@ pub struct OrderCounts {
     pub matching: Count,
 }
 
+/// Whether an order's hypothesis n-grams count: where the reference has no n-gram of the
+/// order, sacreBLEU does not count the hypothesis's ("don't count hits if no reference exists",
+/// spec §1.4), unless `count_hyp_without_ref` asks to.
+#[inline]
+pub(crate) fn counts_hypothesis(reference_has_ngrams: bool, settings: &Settings) -> bool {
+    reference_has_ngrams || settings.count_hyp_without_ref
+}
+
 /// `repeat` consecutive orders with the same counts: how the many all-zero orders past a
 /// segment's length are passed without one value each.
 pub(crate) type Run = (OrderCounts, usize);
 
 impl OrderCounts {
     /// One order of a hypothesis against a reference (or a bag of references): its
-    /// `hypothesis` and `reference` n-grams and their `matching` clipped matches. Where the
-    /// reference has no n-gram of the order, sacreBLEU does not count the hypothesis's ("don't
-    /// count hits if no reference exists", spec §1.4), unless `count_hyp_without_ref` asks to.
+    /// `hypothesis` and `reference` n-grams and their `matching` clipped matches, the
+    /// hypothesis's counted as [`counts_hypothesis`] says.
     pub(crate) fn of_pair(
         hypothesis: Count,
         reference: Count,
         matching: Count,
         settings: &Settings,
     ) -> Self {
-        let counted = reference > 0 || settings.count_hyp_without_ref;
         Self {
-            hypothesis: if counted { hypothesis } else { 0 },
+            hypothesis: if counts_hypothesis(reference > 0, settings) {
+                hypothesis
+            } else {
+                0
+            },
             reference,
             matching,
         }

@@ -5,14 +5,12 @@ use chrf_core::Statistics;
 use numpy::{PyArray1, PyArray3};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::config::Config;
-use crate::counts::{
-    counts_of, exact_components, segment_statistics_array, Counts, ExactComponents,
-};
+use crate::counts::{counts_of, exact_components, segment_statistics_array, Counts};
 use crate::errors::{refused, Kind, Result};
-use crate::explain::encoded;
+use crate::explain::explained;
 use crate::objects::{fallibly, float_list, new_list};
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{Column, Text};
@@ -242,7 +240,7 @@ impl Corpus {
     }
 
     /// The exact components of the corpus (see `chrf.components`).
-    fn components(&self, py: Python<'_>, config: &Config) -> Result<ExactComponents> {
+    fn components<'py>(&self, py: Python<'py>, config: &Config) -> Result<Bound<'py, PyTuple>> {
         let stats = self.corpus_statistics(py, config)?;
         exact_components(py, chrf_core::components(&stats, &config.settings)?)
     }
@@ -284,15 +282,15 @@ impl Corpus {
     }
 
     /// The n-grams that cost the corpus its matches (see `chrf.explain`), the `top` of each
-    /// list, encoded (see `explain.rs`); each segment's reference is named by the caller's
-    /// position of it.
+    /// list, as `chrf._core.NgramLists` (see `explain.rs`), after the reference of each
+    /// segment, named by the caller's position of it.
     #[pyo3(signature = (config, top))]
     fn explain<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
         top: Option<usize>,
-    ) -> Result<Bound<'py, PyBytes>> {
+    ) -> Result<Bound<'py, PyTuple>> {
         self.check(config)?;
         let corpus = self.view()?;
         let mut explanation = compute(py, corpus.runs_inline(), |interrupt| {
@@ -301,7 +299,7 @@ impl Corpus {
         for (i, k) in explanation.references.iter_mut().enumerate() {
             *k = self.sources.origin(*k, i);
         }
-        encoded(py, &explanation)
+        explained(py, &explanation)
     }
 
     /// Segment `i` alone, as a corpus.

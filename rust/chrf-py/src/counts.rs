@@ -2,40 +2,14 @@
 //! score of counts and their exact components as fractions.
 
 use chrf_core::{Components, Count, NgramKind, OrderCounts, Statistics};
-use num_rational::BigRational;
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::config::Config;
 use crate::errors::{refused, reserved, Error, Kind, Result};
-use crate::objects::fallibly;
-
-/// One order of exact components (see `chrf.OrderComponents`, which Python builds of it).
-#[pyclass(frozen, get_all, module = "chrf._chrf")]
-pub struct ExactOrder {
-    kind: &'static str,
-    n: usize,
-    hypothesis: Count,
-    reference: Count,
-    matching: Count,
-    effective: bool,
-    precision: Option<BigRational>,
-    recall: Option<BigRational>,
-    f_score: Option<BigRational>,
-}
-
-/// Exact components of corpus statistics (see `chrf.Components`, which Python builds of it).
-#[pyclass(frozen, get_all, module = "chrf._chrf")]
-pub struct ExactComponents {
-    orders: Vec<Py<ExactOrder>>,
-    effective_order_count: usize,
-    average_precision: BigRational,
-    average_recall: BigRational,
-    score_fraction: BigRational,
-    score_text: String,
-    cross_checked: bool,
-}
+use crate::objects::{fallibly, new_list};
 
 /// The float score of corpus statistics (see `chrf.Statistics.score`).
 #[pyfunction]
@@ -46,11 +20,11 @@ pub fn score_of(config: &Config, counts: Vec<Counts>) -> Result<f64> {
 
 /// The exact components of corpus statistics (see `chrf.Statistics.components`).
 #[pyfunction]
-pub fn components_of(
-    py: Python<'_>,
+pub fn components_of<'py>(
+    py: Python<'py>,
     config: &Config,
     counts: Vec<Counts>,
-) -> Result<ExactComponents> {
+) -> Result<Bound<'py, PyTuple>> {
     let stats = statistics_of_counts(config, counts)?;
     exact_components(py, chrf_core::components(&stats, &config.settings)?)
 }
@@ -109,36 +83,43 @@ fn statistics_of_counts(config: &Config, counts: Vec<Counts>) -> Result<Statisti
     ))
 }
 
-pub fn exact_components(py: Python<'_>, c: Components) -> Result<ExactComponents> {
+/// Exact components as the one tuple `chrf.Components` is built of, its fields from `orders`
+/// on, in order: the orders (each the fields of `chrf.OrderComponents`, in order), the
+/// effective order count, the average precision and recall, the score as a fraction and as
+/// six decimals, and whether it was cross-checked. Fractions are `fractions.Fraction`s.
+pub fn exact_components<'py>(py: Python<'py>, c: Components) -> Result<Bound<'py, PyTuple>> {
     let score_text = chrf_core::six_decimals(&c.score);
-    let orders = c
-        .orders
-        .into_iter()
-        .map(|o| {
-            let order = ExactOrder {
-                kind: match o.kind {
-                    NgramKind::Char => "char",
-                    NgramKind::Word => "word",
-                },
-                n: o.n,
-                hypothesis: o.counts.hypothesis,
-                reference: o.counts.reference,
-                matching: o.counts.matching,
-                effective: o.effective,
-                precision: o.precision,
-                recall: o.recall,
-                f_score: o.f_score,
+    // Under `fallibly`: PyO3's int and tuple constructors panic when Python is out of memory.
+    fallibly(|| {
+        let orders = new_list(py, c.orders.len(), |i| {
+            let o = &c.orders[i];
+            let kind = match o.kind {
+                NgramKind::Char => "char",
+                NgramKind::Word => "word",
             };
-            Py::new(py, order)
-        })
-        .collect::<PyResult<_>>()?;
-    Ok(ExactComponents {
-        orders,
-        effective_order_count: c.effective_order_count,
-        average_precision: c.average_precision,
-        average_recall: c.average_recall,
-        score_fraction: c.score,
-        score_text,
-        cross_checked: c.cross_checked,
+            let counts = &o.counts;
+            let order = (
+                kind,
+                o.n,
+                counts.hypothesis,
+                counts.reference,
+                counts.matching,
+                o.effective,
+                &o.precision,
+                &o.recall,
+                &o.f_score,
+            );
+            Ok(order.into_pyobject(py)?.into_any())
+        })?;
+        let components = (
+            orders,
+            c.effective_order_count,
+            &c.average_precision,
+            &c.average_recall,
+            &c.score,
+            score_text,
+            c.cross_checked,
+        );
+        Ok(components.into_pyobject(py)?)
     })
 }

@@ -1,110 +1,62 @@
-//! Explaining a score: the n-grams that cost it matches, encoded for Python in one buffer, and
-//! the corpus scores with one segment swapped out.
+//! Explaining a score: the n-grams that cost it matches, as the Python lists `chrf.explain`
+//! keeps, and the corpus scores with one segment swapped out.
 
 use chrf_core::{ChrfError, NgramCounts};
 use numpy::{PyArray1, PyReadonlyArray3};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyList, PyTuple};
 
 use crate::arrays::contiguous;
 use crate::config::Config;
-use crate::errors::{Error, Result};
-use crate::objects::fallibly;
+use crate::errors::Result;
+use crate::objects::{fallibly, int_list, new_list, new_str};
 use crate::runtime::{compute, numpy_ready};
 
-/// An explanation as one `bytes` object that `chrf._explained` decodes (its layout:
-/// [`encode_explanation`]).
+/// An explanation as `(references, orders)`: per segment, the reference it was explained
+/// against; per order, character orders first, its missing n-grams, their counts, its extra
+/// n-grams and theirs (`chrf._explained` pairs them up).
 ///
-/// One object, made by PyO3's one fallible constructor of a buffer: a result of lists of tuples
-/// of str and int needs an object per n-gram, whose constructors panic when Python is out of
-/// memory (and the panic's backtrace, printing without memory, deadlocks). Out of memory here
-/// is a `MemoryError`, wherever it strikes.
-pub fn encoded<'py>(
+/// An explanation holds objects per n-gram, and out of memory while making any of them must be
+/// a `MemoryError`: they are made by Python's own fallible calls (the strs and lists; the ints
+/// through [`int_list`]), never by PyO3's constructors of ints and tuples, which panic then.
+/// Only the few tuples, one per order and the one returned, are PyO3's, under [`fallibly`].
+pub fn explained<'py>(
     py: Python<'py>,
     explanation: &chrf_core::Explanation,
-) -> Result<Bound<'py, PyBytes>> {
-    let bytes = encoded_length(explanation)?;
-    Ok(PyBytes::new_with(py, bytes, |buffer| {
-        encode_explanation(explanation, buffer).map_err(|error| Error::from(error).into())
-    })?)
+) -> Result<Bound<'py, PyTuple>> {
+    let references = &explanation.references;
+    let references = int_list(
+        py,
+        references.len(),
+        references.iter().map(|&r| Ok(r as u64)),
+    )?;
+    let orders = new_list(py, explanation.orders.len(), |i| {
+        let order = &explanation.orders[i];
+        let lists = [
+            grams(py, &order.missing)?,
+            counts(py, &order.missing)?,
+            grams(py, &order.extra)?,
+            counts(py, &order.extra)?,
+        ];
+        fallibly(|| Ok(PyTuple::new(py, lists)?.into_any()))
+    })?;
+    fallibly(|| Ok(PyTuple::new(py, [references, orders])?))
 }
 
-/// Every list of an explanation in order: order by order, the missing n-grams, then the extra.
-fn ngram_lists(explanation: &chrf_core::Explanation) -> impl Iterator<Item = &NgramCounts> {
-    explanation
-        .orders
+/// The n-grams of a list, as strs.
+fn grams<'py>(py: Python<'py>, ngrams: &NgramCounts) -> Result<Bound<'py, PyList>> {
+    new_list(py, ngrams.len(), |i| {
+        Ok(new_str(py, &ngrams[i].0)?.into_any())
+    })
+}
+
+/// The counts of a list, as ints.
+fn counts<'py>(py: Python<'py>, ngrams: &NgramCounts) -> Result<Bound<'py, PyList>> {
+    // A count of n-grams held in memory: far below 2**64.
+    let counts = ngrams
         .iter()
-        .flat_map(|order| [&order.missing, &order.extra])
-}
-
-/// The bytes [`encode_explanation`] writes.
-fn encoded_length(explanation: &chrf_core::Explanation) -> std::result::Result<usize, ChrfError> {
-    let (ngrams, text) = ngram_lists(explanation)
-        .flatten()
-        .fold((0usize, 0usize), |(n, bytes), (gram, _)| {
-            (n + 1, bytes.saturating_add(gram.len()))
-        });
-    let words = [2, explanation.orders.len(), explanation.orders.len()]
-        .into_iter()
-        .chain([explanation.references.len(), ngrams, ngrams])
-        .fold(0usize, usize::saturating_add);
-    let bytes = words.saturating_mul(8).saturating_add(text);
-    // Python's objects hold at most isize::MAX bytes.
-    if bytes > isize::MAX as usize {
-        return Err(ChrfError::OutOfMemory { bytes });
-    }
-    Ok(bytes)
-}
-
-/// Writes an explanation as little-endian u64 words, then text: the segment count and the
-/// order count; per list (see [`ngram_lists`]), its length; per segment, the reference stream
-/// it was explained against; per n-gram, its count; per n-gram, where its text ends in the
-/// text, counted in code points; then the n-grams' UTF-8 text, end to end.
-fn encode_explanation(
-    explanation: &chrf_core::Explanation,
-    buffer: &mut [u8],
-) -> std::result::Result<(), ChrfError> {
-    let mut out = Cursor { buffer, at: 0 };
-    out.word(explanation.references.len() as u64);
-    out.word(explanation.orders.len() as u64);
-    for list in ngram_lists(explanation) {
-        out.word(list.len() as u64);
-    }
-    for &reference in &explanation.references {
-        out.word(reference as u64);
-    }
-    for (_, count) in ngram_lists(explanation).flatten() {
-        // A count of n-grams held in memory: far below 2**64.
-        out.word(u64::try_from(*count).map_err(|_| ChrfError::CountOverflow)?);
-    }
-    let mut end = 0u64;
-    for (gram, _) in ngram_lists(explanation).flatten() {
-        end += gram.chars().count() as u64;
-        out.word(end);
-    }
-    for (gram, _) in ngram_lists(explanation).flatten() {
-        out.put(gram.as_bytes());
-    }
-    Ok(())
-}
-
-/// Writes bytes one after the other into a buffer sized for them beforehand.
-struct Cursor<'b> {
-    buffer: &'b mut [u8],
-    at: usize,
-}
-
-impl Cursor<'_> {
-    fn put(&mut self, bytes: &[u8]) {
-        if let Some(target) = self.buffer.get_mut(self.at..self.at + bytes.len()) {
-            target.copy_from_slice(bytes);
-        }
-        self.at += bytes.len();
-    }
-
-    fn word(&mut self, value: u64) {
-        self.put(&value.to_le_bytes());
-    }
+        .map(|(_, count)| u64::try_from(*count).map_err(|_| ChrfError::CountOverflow));
+    int_list(py, ngrams.len(), counts)
 }
 
 /// Per segment i, the score of the corpus whose statistics are `segment_statistics` (shape

@@ -16,7 +16,7 @@
 //! | `scores` | one hypothesis's score, one-call sentence scores (one short pair inline) |
 //! | `counts` | statistics to and from Python, their float score and exact components |
 //! | `batch` | pairwise, aggregate and expected utility of batch items |
-//! | `explain` | the explanation's encoding; leave-one-out and swap scores |
+//! | `explain` | explanations as Python lists; leave-one-out and swap scores |
 //! | `resampling` | sacreBLEU's bootstrap and approximate randomization scores |
 //! | `files` | the command line's files, read and scored in the core |
 //! | `arrays` | buffers to and from NumPy |
@@ -59,7 +59,7 @@ mod _chrf {
     #[pymodule_export]
     use crate::corpus::Corpus;
     #[pymodule_export]
-    use crate::counts::{components_of, score_of, ExactComponents, ExactOrder};
+    use crate::counts::{components_of, score_of};
     #[pymodule_export]
     use crate::explain::swapped_scores;
     #[pymodule_export]

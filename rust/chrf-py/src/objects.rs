@@ -2,13 +2,14 @@
 //! returned as is) and rust-numpy's `from_vec` panic when Python is out of memory; a panic then
 //! allocates (its payload, with `RUST_BACKTRACE` a backtrace) where nothing can be had, and the
 //! process aborts or deadlocks. What the binding makes in numbers that follow the input (a str
-//! per row, lists of them, lists of scores) is made here by Python's own fallible calls, and the
-//! few objects left to PyO3's constructors are made under [`fallibly`]: out of memory is then a
-//! `MemoryError`.
+//! per row, lists of them, lists of scores and of counts) is made here by Python's own fallible
+//! calls, and the few objects left to PyO3's constructors are made under [`fallibly`]: out of
+//! memory is then a `MemoryError`.
 
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use chrf_core::ChrfError;
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
@@ -46,11 +47,35 @@ pub fn float_list<'py>(py: Python<'py>, values: &[f64]) -> Result<Bound<'py, PyL
         }
         Ok(())
     })?;
+    array_list(py, pyo3::intern!(py, "d"), bytes)
+}
+
+/// The `len` ints of `values` as a list of Python ints, made as [`float_list`] makes floats
+/// (through `array('Q')`): PyO3's int constructor panics when Python is out of memory.
+pub fn int_list<'py>(
+    py: Python<'py>,
+    len: usize,
+    values: impl IntoIterator<Item = std::result::Result<u64, ChrfError>>,
+) -> Result<Bound<'py, PyList>> {
+    let bytes = PyBytes::new_with(py, len.saturating_mul(8), |bytes| {
+        for (into, value) in bytes.chunks_exact_mut(8).zip(values) {
+            let value = value.map_err(|error| PyErr::from(Error::from(error)))?;
+            into.copy_from_slice(&value.to_ne_bytes());
+        }
+        Ok(())
+    })?;
+    array_list(py, pyo3::intern!(py, "Q"), bytes)
+}
+
+/// The items of an `array` of type `code` whose machine values are `bytes`, as a list.
+fn array_list<'py>(
+    py: Python<'py>,
+    code: &Bound<'py, PyString>,
+    bytes: Bound<'py, PyBytes>,
+) -> Result<Bound<'py, PyList>> {
     let array = fallibly(|| {
         let array = py.import(pyo3::intern!(py, "array"))?;
-        Ok(array
-            .getattr(pyo3::intern!(py, "array"))?
-            .call1((pyo3::intern!(py, "d"),))?)
+        Ok(array.getattr(pyo3::intern!(py, "array"))?.call1((code,))?)
     })?;
     array.call_method1(pyo3::intern!(py, "frombytes"), (bytes,))?;
     let list = array.call_method0(pyo3::intern!(py, "tolist"))?;

@@ -5,8 +5,9 @@
 //! * `pairwise.rs`: every hypothesis against every reference, a row at a time, from
 //!   `postings.rs`, the references' bags inverted (an n-gram most of them hold once, by the
 //!   references lacking it).
-//! * `aggregate.rs`: every hypothesis against the references' mean bag; `aggregate_wide.rs`,
-//!   the same with weights past 64 bits, in wide integers.
+//! * `aggregate.rs`: every hypothesis against the references' mean bag, generic over the width
+//!   of its counts: u128 for 64-bit weights; `aggregate_wide.rs`, the wide integers of weights
+//!   past 64 bits.
 //! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean,
 //!   exactly by `exact_mean.rs`.
 
