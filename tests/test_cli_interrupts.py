@@ -137,36 +137,11 @@ def test_a_second_ctrl_c_while_the_first_is_reported_changes_nothing(small: Path
             assert_clean_interrupt(status, out, err)
 
 
-#: The program, with a Ctrl-C that CPython drops: raised in a `__del__` as `main` imports its
-#: modules, where CPython prints "Exception ignored" and goes on. A Ctrl-C landing in importlib's
-#: own callbacks (its module locks' weakref callbacks) ends the same way.
-DROPPED_AT_START_UP = """
-import os, sys
-
-class Dropped:
-    def __del__(self):
-        raise KeyboardInterrupt
-
-def tell(event, args):
-    if event == "import" and args[0] == "chrf.cli.outcome":
-        os.write(int(os.environ["READY_FD"]), b".")
-        Dropped()
-
-sys.addaudithook(tell)
-from chrf.cli import main
-sys.exit(main())
-"""
-
-
-def test_a_ctrl_c_that_cpython_drops_still_ends_the_command(small: Path) -> None:
-    process = start(["ref.txt", "-i", "hyp.txt"], small, program=DROPPED_AT_START_UP)
-    assert_clean_interrupt(*outcome(process))
-
-
-#: The program, with a Ctrl-C that CPython drops just before `main` waits on standard input (at
-#: the import of `_locale`, which wrapping the input in a text reader makes), and with a switch
-#: interval so long that no other thread runs until that wait gives up the GIL.
-DROPPED_BEFORE_A_READ = """
+#: The program, with a Ctrl-C that CPython drops: raised in a `__del__` as `main` imports the
+#: module named by $DROP_AT, where CPython prints "Exception ignored" and goes on. A Ctrl-C landing
+#: in importlib's own callbacks (its module locks' weakref callbacks) ends the same way. The
+#: switch interval is so long that no other thread runs until the main one gives up the GIL.
+DROPPED = """
 import faulthandler, os, sys
 faulthandler.register(10, all_threads=True)
 sys.setswitchinterval(1000)
@@ -178,7 +153,7 @@ class Dropped:
 def tell(event, args):
     if event == "import" and args[0] == "chrf.cli.outcome":
         os.write(int(os.environ["READY_FD"]), b".")
-    if event == "import" and args[0] == "_locale":
+    if event == "import" and args[0] == os.environ["DROP_AT"]:
         Dropped()
 
 sys.addaudithook(tell)
@@ -187,13 +162,26 @@ sys.exit(main())
 """
 
 
-def test_a_dropped_ctrl_c_ends_a_command_waiting_on_an_idle_pipe(small: Path) -> None:
-    # Redelivered with `_thread.interrupt_main`, which only sets Python's flag, the interrupt
-    # never reached a main thread already waiting in the pipe's read: the command hung until the
-    # pipe closed (scripts/stress_signals found it). Five runs: the old code hung in most.
+def test_a_ctrl_c_that_cpython_drops_still_ends_the_command(
+    small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DROP_AT", "chrf.cli.outcome")
+    process = start(["ref.txt", "-i", "hyp.txt"], small, program=DROPPED)
+    assert_clean_interrupt(*outcome(process))
+
+
+def test_a_dropped_ctrl_c_ends_a_command_waiting_on_an_idle_pipe(
+    small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Dropped just before `main` waits on standard input (at the import of `_locale`, which
+    # wrapping the input in a text reader makes). Redelivered with `_thread.interrupt_main`, which
+    # only sets Python's flag, the interrupt never reached a main thread already waiting in the
+    # pipe's read: the command hung until the pipe closed (scripts/stress_signals found it).
+    # Five runs: the old code hung in most.
+    monkeypatch.setenv("DROP_AT", "_locale")
     for _ in range(5):
         stdin, feed = os.pipe()
-        process = start(["ref.txt"], small, program=DROPPED_BEFORE_A_READ, stdin=stdin)
+        process = start(["ref.txt"], small, program=DROPPED, stdin=stdin)
         os.close(stdin)
         assert_clean_interrupt(*outcome(process, feed))
 
