@@ -18,6 +18,8 @@ mod exact_mean;
 mod pairwise;
 mod postings;
 #[cfg(test)]
+mod seeded;
+#[cfg(test)]
 mod tests;
 mod utility;
 

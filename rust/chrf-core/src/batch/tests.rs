@@ -163,24 +163,12 @@ fn long_orders_pairwise_equals_each_pair_alone() {
     }
 }
 
-/// A seeded xorshift generator of numbers below its argument: test texts that are the same on
-/// every run and machine, with no dependency for it.
-pub(super) fn below(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut state = seed;
-    move |below: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % below as u64) as usize
-    }
-}
-
 /// Texts of few letters with repeated stretches: n-grams held many times by a hypothesis,
 /// a reference or both, at every order (what the postings' counts are for); duplicates,
 /// empty and blank texts included.
 fn repetitive_texts(count: usize, seed: u64) -> Vec<String> {
     let pieces = ["ab", "aab", "ba ", "abab", "a", " ", "bb a", "ab ab"];
-    let mut next = below(seed);
+    let mut next = super::seeded::below(seed);
     let mut texts: Vec<String> = (0..count)
         .map(|_| (0..next(7)).map(|_| pieces[next(pieces.len())]).collect())
         .collect();

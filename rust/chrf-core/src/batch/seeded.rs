@@ -1,0 +1,13 @@
+//! Test texts' randomness, shared by the batch tests and pairwise.rs's own.
+
+/// A seeded xorshift generator of numbers below its argument: test texts that are the same on
+/// every run and machine, with no dependency for it.
+pub(crate) fn below(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    }
+}
