@@ -53,12 +53,16 @@ def start(
     return process  # type: ignore[no-any-return]
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time a process and all its threads have used so far; once it has ended (and
-    before it is reaped), its whole CPU time."""
+def _stat(pid: int) -> tuple[str, float]:
+    """A process's scheduler state and the CPU time it and all its threads have used so far
+    (once it has ended, and before it is reaped, its whole CPU time), from /proc."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return fields[0], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    return _stat(pid)[1]
 
 
 def cpu_at_the_end(process: subprocess.Popen[bytes]) -> float:
@@ -77,9 +81,7 @@ def hung(process: subprocess.Popen[bytes]) -> str:
     """What a run that did not end by HANG_BOUND was doing: its scheduler state (S: waiting, R:
     runnable but starved of CPU) and CPU time, then its Python stacks (faulthandler's, printed
     on SIGUSR1 by PROGRAM), read after it is killed."""
-    with open(f"/proc/{process.pid}/stat", encoding="ascii") as stat:
-        state = stat.read().rsplit(")", 1)[1].split()[0]
-    cpu = cpu_seconds(process.pid)
+    state, cpu = _stat(process.pid)
     process.send_signal(10)
     time.sleep(2)
     process.kill()
