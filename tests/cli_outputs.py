@@ -53,6 +53,10 @@ COMMANDS: list[list[str]] = [
     [REF, "-i", HYP, "-e", "nonesuch"],
     [REF, "-i", HYP, "-sl", "--confidence"],
     [REF, "-i", HYP, "--confidence", "-i", HYP, REF],
+    ["--help"],
+    ["explain", "--help"],
+    ["report", "--help"],
+    ["components", "--help"],
 ]
 
 
@@ -66,11 +70,23 @@ def outcome(args: list[str]) -> dict[str, object]:
             status = main(args)
         except SystemExit as exit:  # argparse's errors
             status = exit.code
-    return {"args": args, "stdout": out.getvalue(), "stderr": err.getvalue(), "status": status}
+    return {
+        "args": args,
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "status": status,
+        "python": f"{sys.version_info[0]}.{sys.version_info[1]}" if "--help" in args else None,
+    }
+
+
+#: argparse's help depends on the terminal's width and on Python's version: recorded at this
+#: width, and compared on the Python that recorded it.
+COLUMNS = "100"
 
 
 def record() -> None:
     os.chdir(ROOT)
+    os.environ["COLUMNS"] = COLUMNS
     outcomes = [outcome(args) for args in COMMANDS]
     RECORDED.write_text(json.dumps(outcomes, indent=1, ensure_ascii=False) + "\n", "utf-8")
 
