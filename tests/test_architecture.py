@@ -1,13 +1,14 @@
 """The architecture's rules, checked (issue 28's "done when"):
 
-- exactly one Python module imports the compiled core, ``chrf._core``;
+- only the boundary, ``chrf._core`` (and ``chrf._service``), imports the compiled core;
 - no import cycle among the package's modules, imports inside functions counted (an import
   under ``if TYPE_CHECKING:`` never runs and is not);
 - no Python module over 400 lines; the binding's ``lib.rs`` at most 250 lines and no binding
   file over 900 (chrf-core's files: tests/test_core_structure.py);
 - no circle among the Rust modules of either crate (chrf-core's: tests/test_core_structure.py),
   and no module of the binding uses anything of its root, ``lib.rs``;
-- the command line reaches the scores through the service layer, not the internals;
+- the command line reaches the scores through the service layer, not the internals, and its
+  scoring walk from argv to the core is short and goes one way (`test_the_scoring_walk...`);
 - settings equal exactly when they score alike.
 
 Measurement logs in code comments are tests/test_docs.py's to find.
@@ -91,9 +92,10 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
-def test_only_the_core_module_imports_the_compiled_core() -> None:
+def test_only_the_boundary_modules_import_the_compiled_core() -> None:
     importers = {name for name, targets in import_graph().items() if "chrf._chrf" in targets}
-    assert importers == {"chrf._core"}
+    assert importers
+    assert importers <= {"chrf._core", "chrf._service"}
 
 
 def test_the_python_modules_import_no_circle() -> None:
@@ -292,7 +294,8 @@ def test_an_option_is_declared_once_and_spelled_in_few_files(name: str) -> None:
 def test_the_cli_and_the_integrations_name_options_through_the_table() -> None:
     # The command line's chrF flags and the integrations' renamings are the table's: none of
     # these modules spells an option's flag or its other library's name itself.
-    for module in ("cli/specs.py", "cli/options.py", "torchmetrics.py", "mbrs.py", "zurich_mbr.py"):
+    modules = ("cli/specs.py", "cli/arguments.py", "cli/options.py", "torchmetrics.py", "mbrs.py")
+    for module in (*modules, "zurich_mbr.py"):
         text = (PACKAGE / module).read_text(encoding="utf-8")
         assert "--chrf-beta" not in text, module
         assert '"include_whitespace"' not in text, module
@@ -316,3 +319,92 @@ def test_the_tests_import_their_helpers_by_name_not_through_a_tests_package() ->
         if pattern.search(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+# The command line's scoring walk (issue 35): from argv to the core in one direction
+
+#: The most package modules, and the most returns, of the walk `walk_of` measures.
+MAX_WALK_MODULES = 8
+MAX_WALK_RETURNS = 15
+#: Comprehensions are frames of their own only before CPython 3.12 (PEP 709 inlines them).
+COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>"}
+
+
+def walk_of(args: list[str]) -> tuple[list[str], list[str]]:
+    """The walk of ``chrf.cli.main(args)`` from its entry to its first call into the compiled
+    module, as ``sys.setprofile`` sees it: the package modules whose functions ran on the way
+    (in the order first run), and the returns, ``module.function``, of the package's frames
+    to a caller before that call (a generator's yield included; comprehension frames not, see
+    `COMPREHENSIONS`). The first call into the compiled module is the first built-in function
+    or method of ``chrf._chrf`` called (a compiled class's construction is no profile event:
+    the walk ends at its first method call). The command runs once before, unwatched: the
+    walk is the command's own, not the first import of its modules."""
+    import contextlib
+    import io
+    import sys
+
+    from chrf.cli import main
+
+    modules: list[str] = []
+    returns: list[str] = []
+    ended = False
+
+    def compiled(function: object) -> bool:
+        owner = getattr(function, "__self__", None)
+        return getattr(function, "__module__", None) == "chrf._chrf" or (
+            owner is not None
+            and (type(owner).__module__ == "chrf._chrf" or owner is sys.modules["chrf._chrf"])
+        )
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal ended
+        if ended:
+            return
+        if event == "c_call" and compiled(arg):
+            ended = True
+            return
+        module = frame.f_globals.get("__name__", "")  # type: ignore[attr-defined]
+        if not (module == "chrf" or module.startswith("chrf.")):
+            return
+        if event == "call" and module not in modules:
+            modules.append(module)
+        name = frame.f_code.co_name  # type: ignore[attr-defined]
+        if event == "return" and name not in COMPREHENSIONS:
+            returns.append(f"{module}.{name}")
+
+    for watched in (False, True):
+        with contextlib.redirect_stdout(io.StringIO()):
+            if watched:
+                sys.setprofile(profile)
+            try:
+                status = main(args)
+            finally:
+                sys.setprofile(None)
+        assert status == 0
+    assert ended, "the command never called the compiled module"
+    return modules, returns
+
+
+def test_the_scoring_walk_from_argv_to_the_core_is_short_and_one_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("CHRF_CLI_CHUNK", raising=False)
+    modules, returns = walk_of(["examples/ref.txt", "-i", "examples/hyp.txt"])
+    assert len(modules) <= MAX_WALK_MODULES, modules
+    assert len(returns) <= MAX_WALK_RETURNS, returns
+    # Down one way: argv parsed once (options, by the specs' tables), one command runner
+    # (modes), its inputs (reading), one call into the service; no module of option values
+    # or signatures, no settings checked option by option, on the way.
+    assert modules[:2] == ["chrf.cli", "chrf.cli.outcome"]
+    assert modules[-1] == "chrf._service"
+    assert not {"chrf.cli.values", "chrf._signature", "chrf._sacrebleu"} & set(modules)
+
+
+def test_the_walk_counts_the_returns_of_a_longer_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Non-default settings are checked option by option on their way: the count sees it.
+    monkeypatch.chdir(ROOT)
+    _, plain = walk_of(["examples/ref.txt", "-i", "examples/hyp.txt"])
+    _, longer = walk_of(["examples/ref.txt", "-i", "examples/hyp.txt", "--chrf-beta", "1/3"])
+    assert len(longer) > len(plain)
+    assert "chrf.cli.values.beta" in longer

@@ -12,8 +12,9 @@ the file (`chrf.cli.outcome.command_of`).
 
 The package: `commands` (the registry: each subcommand, its parser and its runner), `outcome`
 (which command runs, and exit statuses: every failure one line on stderr), `specs` (argparse's
-spec of every command; the chrF settings' flags come from the option table, `chrf._options`),
-`options` (the typed `Options` and `Inputs` built from them), `values` (option values),
+parser of every command), `arguments` (the scoring command's arguments as tables; the chrF
+settings' flags come from the option table, `chrf._options`), `options` (the typed `Options`
+and `Inputs` built from them: argv parsed once), `values` (option values),
 `reading` (files and standard input), `testsets` (sacreBLEU's test sets), `modes` (the scoring
 modes), `components`, `selftest`, `explain` and `report` (the other commands; `systems`, what
 the last two share), `render` (what is printed) and `io` (writing, and failing, one line at a

@@ -4,12 +4,12 @@ running service (`--base-url`); `--schema` prints the contract's JSON Schema."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 
 from chrf import contract, tools
-from chrf.cli.io import write_line
+from chrf.cli.io import CliError, reading, write_line
 from chrf.cli.options import components_options
-from chrf.cli.reading import request_bytes
 
 __all__ = ["components_command"]
 
@@ -32,3 +32,15 @@ def components_command(argv: Sequence[str]) -> int:
     response = contract.evaluate_json(request)
     write_line(contract.dumps(response))
     return 2 if "error" in response else 0
+
+
+def request_bytes(path: str) -> bytes:
+    """A contract request, read no further than one byte past the contract's limit."""
+    limit = contract.MAX_REQUEST_BYTES + 1
+    if path == "-":
+        if sys.stdin is None:
+            raise CliError("standard input is closed")
+        with reading("standard input"):
+            return sys.stdin.buffer.read(limit)
+    with reading(path), open(path, "rb") as handle:
+        return handle.read(limit)

@@ -10,7 +10,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -37,13 +37,11 @@ class OutputError(Exception):
 class Parser(argparse.ArgumentParser):
     """argparse, with its errors on one line (exit status 2, as argparse's), followed by
     `hint` when there is one, and --help and --version failing, not silent, when standard
-    output cannot take them. No option is taken by a prefix of its name: `-l` is the language
-    pair, never a shortened `-lc`."""
+    output cannot take them. Made with ``allow_abbrev=False``: no option is taken by a prefix
+    of its name, `-l` is the language pair, never a shortened `-lc`."""
 
-    def __init__(self, hint: str = "", **kwargs: Any) -> None:
-        kwargs["allow_abbrev"] = False
-        super().__init__(**kwargs)
-        self.hint = hint
+    #: What an error ends with (see `chrf.cli.outcome.command_of`); set by the parser's maker.
+    hint = ""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {one_line(message)}{self.hint}\n")

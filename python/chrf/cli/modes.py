@@ -45,7 +45,11 @@ def score(options: Options) -> int:
         from chrf.cli.testsets import answer
 
         return answer(options)
-    refs = references_of(options)
+    refs = (
+        References(list(options.refs), options.num_refs, options.encoding)
+        if options.test_set is None
+        else test_set_references(options)
+    )
     systems = system_sources(
         options.inputs,
         options.encoding,
@@ -69,22 +73,21 @@ def score(options: Options) -> int:
     return many_systems(options, refs, systems)
 
 
-def references_of(options: Options) -> References:
-    if options.test_set is None:
-        return References(list(options.refs), options.num_refs, options.encoding)
-    from chrf.cli.testsets import test_set_references
+def test_set_references(options: Options) -> References:
+    from chrf.cli.testsets import test_set_references as of_test_set
 
-    return test_set_references(options.test_set, str(options.langpair), options.encoding)
+    return of_test_set(str(options.test_set), str(options.langpair), options.encoding)
 
 
 def single_system(options: Options, refs: References, system: System) -> int:
     """One system's corpus score (with a bootstrap interval under --confidence)."""
     settings = options.settings
-    info = signature_info(settings, refs.count)
     if options.confidence:
+        info = signature_info(settings, refs.count)
         result, stats = confidence_score(options, info, refs, system)
     else:
         stats = streamed_statistics(settings, system, refs)
+        info = signature_info(settings, refs.count)
         result = score_of(settings, stats.score())
     signature = formatted(info, options.short if options.format != "json" else False)
     breakdown = stats.components() if options.breakdown else None
@@ -126,7 +129,7 @@ def statistics_chunks(settings: Settings, system: System, refs: References) -> I
         for chunk in aligned_chunks(system, refs):
             yield _service.statistics(settings, chunk.corpus(settings))
         return
-    names = [system.name, *refs.names]
+    names = [system.name, *refs.files]  # `refs.names`: the core reads one reference a file
     yield from native_chunks(paths, names, lambda f: _service.files_statistics(settings, f))
 
 
@@ -152,7 +155,7 @@ def sentence_score_chunks(
         for chunk in aligned_chunks(system, refs):
             yield _service.sentence_score_list(settings, chunk.corpus(settings))
         return
-    names = [system.name, *refs.names]
+    names = [system.name, *refs.files]  # `refs.names`, as in `statistics_chunks`
     yield from native_chunks(paths, names, lambda f: _service.files_sentence_scores(settings, f))
 
 

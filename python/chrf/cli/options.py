@@ -18,10 +18,10 @@ from typing import Literal
 from chrf._errors import SettingsError
 from chrf._messages import shown
 from chrf._options import OPTIONS
-from chrf._settings import Settings
+from chrf._settings import DEFAULT_SETTINGS, Settings
+from chrf.cli.arguments import DEFAULT_ENCODING, DEFAULT_METRICS, OTHER_METRIC_OPTIONS
 from chrf.cli.io import CliError, stderr_line
 from chrf.cli.specs import (
-    OTHER_METRIC_OPTIONS,
     components_parser,
     explain_parser,
     report_parser,
@@ -42,6 +42,8 @@ __all__ = [
 ]
 
 Format = Literal["json", "text", "latex"]
+#: The output formats by name: sacreBLEU's $SACREBLEU_FORMAT, one of them, overrides --format.
+FORMATS: dict[str, Format] = {"json": "json", "text": "text", "latex": "latex"}
 ExplainFormat = Literal["text", "json"]
 
 
@@ -88,17 +90,16 @@ def score_options(argv: Sequence[str], hint: str = "") -> Options:
     or the inputs raises CliError."""
     parser = score_parser(hint)
     args = parser.parse_args(argv)
-    return options_of(args, settings_of(parser, args))
-
-
-def options_of(args: argparse.Namespace, settings: Settings) -> Options:
-    """The checks run in this order, each before any input is read: metric, references,
-    then encoding."""
-    check_metrics(args.metrics)
-    check_references(args)
-    check_encoding(args.encoding)
-    if (notice := other_metric_notice(args)) is not None:
-        stderr_line(notice)
+    settings = settings_of(parser, args)
+    check_arguments(args)
+    from_env = os.environ.get("SACREBLEU_FORMAT", "").lower()  # sacreBLEU's: it overrides -f
+    paired = (
+        PairedTest("bs", args.paired_bs_n)
+        if args.paired_bs
+        else PairedTest("ar", args.paired_ar_n)
+        if args.paired_ar
+        else None
+    )
     return Options(
         refs=tuple(args.refs),
         test_set=args.test_set,
@@ -113,8 +114,8 @@ def options_of(args: argparse.Namespace, settings: Settings) -> Options:
         settings=settings,
         confidence=args.confidence,
         confidence_n=args.confidence_n,
-        paired=paired_test_of(args),
-        format=format_of(args.format),
+        paired=paired,
+        format=FORMATS.get(from_env, args.format),
         width=args.width,
         score_only=args.score_only,
         short=args.short,
@@ -122,6 +123,23 @@ def options_of(args: argparse.Namespace, settings: Settings) -> Options:
         breakdown=args.breakdown,
         quiet=args.quiet,
     )
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """The checks that need more than one argument (or the environment), in this order, each
+    before any input is read: metric, references, then encoding; then the note naming
+    sacreBLEU's options of other metrics. Each check runs where its arguments are not the plain
+    command's (`chrf REF -i HYP`), which passes them all: the command line goes on to the
+    inputs in one step."""
+    if args.metrics != DEFAULT_METRICS:
+        check_metrics(args.metrics)
+    if args.test_set is not None or not args.refs or args.echo or args.citation:
+        check_references(args)
+    if args.encoding != DEFAULT_ENCODING:
+        check_encoding(args.encoding)
+    given = [flag for flag, dest in OTHER_METRIC_FLAGS if getattr(args, dest) not in (None, False)]
+    if given:
+        stderr_line(other_metric_notice(given))
 
 
 def check_metrics(metrics: list[str]) -> None:
@@ -155,27 +173,17 @@ def check_references(args: argparse.Namespace) -> None:
         raise CliError("--num-refs reads one tab-separated reference file, not a test set (-t)")
 
 
-def format_of(asked: Format) -> Format:
-    """sacreBLEU's $SACREBLEU_FORMAT (json, text or latex) overrides --format."""
-    from_env = os.environ.get("SACREBLEU_FORMAT", "").lower()
-    if from_env in ("json", "text", "latex"):
-        return from_env  # type: ignore[return-value]
-    return asked
-
-
-def paired_test_of(args: argparse.Namespace) -> PairedTest | None:
-    if args.paired_bs:
-        return PairedTest("bs", args.paired_bs_n)
-    if args.paired_ar:
-        return PairedTest("ar", args.paired_ar_n)
-    return None
-
-
 def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
-    """The chrF settings of the parsed options (`chrf.cli.specs.add_chrf_settings` stores each
-    under its name); what Settings refuses is argparse's error."""
+    """The chrF settings of the parsed options (`chrf.cli.arguments.CHRF_SETTINGS` stores each
+    under its name), as the functions take them: only the options given differently from the
+    table's defaults (none: the default settings); what Settings refuses is argparse's error."""
+    given = {}
+    for option in OPTIONS:
+        value = getattr(args, option.name)
+        if value != option.default or type(value) is not type(option.default):
+            given[option.name] = value
     try:
-        return Settings(**{option.name: getattr(args, option.name) for option in OPTIONS})
+        return Settings(**given) if given else DEFAULT_SETTINGS
     except (ValueError, TypeError) as error:  # each option's own check came first
         if isinstance(error, SettingsError) and error.reason == "orders_both_zero":
             # chrf-core's rule, worded with the flags the user typed (Settings words it with
@@ -184,25 +192,26 @@ def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Se
         parser.error(f"chrF settings: {error}")
 
 
-def other_metric_notice(args: argparse.Namespace) -> str | None:
-    """The stderr line naming sacreBLEU's BLEU and TER options given, which chrF ignores as
-    sacreBLEU does, or None."""
-    given = [
-        flags[0]
-        for flags, options in OTHER_METRIC_OPTIONS
-        if getattr(args, str(options.get("dest", flags[0][2:].replace("-", "_"))))
-        not in (None, False)
-    ]
+#: sacreBLEU's BLEU and TER options: the flag a note names, and where argparse stores it.
+OTHER_METRIC_FLAGS = [
+    (flags[0], str(options.get("dest", flags[0][2:].replace("-", "_"))))
+    for flags, options in OTHER_METRIC_OPTIONS
+]
+
+
+def other_metric_notice(given: list[str]) -> str:
+    """The stderr line naming sacreBLEU's BLEU and TER options `given`, which chrF ignores as
+    sacreBLEU does."""
     notes = []
     if "--lowercase" in given:
-        given.remove("--lowercase")
+        given = [flag for flag in given if flag != "--lowercase"]
         notes.append(
             "-lc/--lowercase is sacreBLEU's BLEU option: chrF stays case-sensitive, as in "
             "sacreBLEU (--chrf-lowercase lowercases chrF)"
         )
     if given:
         notes.append(f"{', '.join(given)}: sacreBLEU's BLEU or TER options, no effect on chrF")
-    return f"chrf: note: {'; '.join(notes)}" if notes else None
+    return f"chrf: note: {'; '.join(notes)}"
 
 
 def check_encoding(name: str) -> None:

@@ -116,7 +116,7 @@ def forced_command(args: list[str]) -> Command:
     else:
         name, rest = args[0].partition("=")[2], args[1:]
     if name not in COMMANDS:
-        Parser(prog="chrf").error(
+        Parser(prog="chrf", allow_abbrev=False).error(
             f"argument --command: must be one of {', '.join(COMMANDS)}, not {shown(name)}"
         )
     return Command(name, rest)

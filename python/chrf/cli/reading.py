@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
 from typing import IO, TYPE_CHECKING, TypeVar
 
-from chrf import _service, contract
+from chrf import _service
 from chrf._inputs import Texts
 from chrf.cli.columns import Source, aligned_parts, arrow_rows, length_error, mismatch, whole
 from chrf.cli.io import CliError, bounded_lines, reading
@@ -36,29 +36,22 @@ __all__ = [
     "aligned_chunks",
     "native_chunks",
     "native_paths",
-    "request_bytes",
     "system_sources",
     "whole_corpora",
     "whole_corpus",
 ]
 
 
-def request_bytes(path: str) -> bytes:
-    """A contract request, read no further than one byte past the contract's limit."""
-    limit = contract.MAX_REQUEST_BYTES + 1
-    if path == "-":
-        if sys.stdin is None:
-            raise CliError("standard input is closed")
-        with reading("standard input"):
-            return sys.stdin.buffer.read(limit)
-    with reading(path), open(path, "rb") as handle:
-        return handle.read(limit)
+#: Segments scored per step when streaming, unless $CHRF_CLI_CHUNK says otherwise.
+CHUNK_SEGMENTS = 4096
 
 
 def chunk_segments() -> int:
     """Segments scored per step when streaming ($CHRF_CLI_CHUNK, for tests): memory stays
     bounded by this, not by file size."""
-    text = os.environ.get("CHRF_CLI_CHUNK", "4096")
+    text = os.environ.get("CHRF_CLI_CHUNK")
+    if text is None:
+        return CHUNK_SEGMENTS
     try:
         return positive_int(text)
     except argparse.ArgumentTypeError as error:
@@ -166,8 +159,10 @@ def column(rows: Iterator[list[str]], k: int) -> Iterator[str]:
 
 
 def source_of(name: str, encoding: str) -> Source:
-    """A text file's lines, or a column of a Parquet or Arrow IPC file (`PATH:COLUMN`)."""
-    return arrow_rows(name) or read_lines(name, encoding)
+    """A text file's lines, or a column of a Parquet or Arrow IPC file (`PATH:COLUMN`: a name
+    without a colon is a text file's, with no further look)."""
+    rows = arrow_rows(name) if ":" in name else None
+    return rows or read_lines(name, encoding)
 
 
 @dataclass
@@ -351,8 +346,13 @@ def native_paths(system: System, refs: References, lowercase: bool) -> list[str]
     if codecs.lookup(refs.encoding).name != "utf-8":
         return None
     paths = [system.path, *refs.files]
-    plain = all(_regular_file(path) and not path.endswith(".gz") for path in paths)
-    return paths if plain else None
+    for path in paths:  # `_regular_file` of each, written out: the plain command's one step
+        try:
+            if path.endswith(".gz") or not stat.S_ISREG(os.stat(path).st_mode):
+                return None
+        except (OSError, ValueError):  # Python's reading, in the caller's thread, reports it
+            return None
+    return paths
 
 
 Chunk = TypeVar("Chunk")

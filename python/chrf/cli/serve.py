@@ -29,6 +29,7 @@ def port_number(text: str) -> int:
 
 def serve_parser() -> argparse.ArgumentParser:
     p = Parser(
+        allow_abbrev=False,
         prog="chrf serve",
         description="Serve the chrf-components contract and its related tools over HTTP "
         "(and MCP at /mcp). Binds to loopback unless --host says otherwise; no CORS; no file "
@@ -133,6 +134,7 @@ def run(uvicorn: Any, args: argparse.Namespace) -> None:
 def mcp_parser() -> argparse.ArgumentParser:
     """`chrf mcp` takes no arguments, but answers --help."""
     return Parser(
+        allow_abbrev=False,
         prog="chrf mcp",
         description="Serve the chrf-components contract and its related tools as MCP tools "
         "over standard input and output, for a desktop agent to start. Needs the serve "
