@@ -2,9 +2,10 @@
 command-line flags and its names in sacreBLEU, evaluate, torchmetrics and mbrs.
 
 From it come `Settings`' defaults and type checks (chrf._settings), the command line's flags and
-their parsing (chrf.cli.specs, chrf.cli.options), the drop-in's and the integrations' mappings of
-their keyword arguments (`renamed`), the aliases and the refused names of the functions'
-keywords (`resolved`), and the options paragraph of ``help()`` and of the API reference
+their parsing (chrf.cli.arguments, chrf.cli.options), the drop-in's and the integrations'
+mappings of their keyword arguments (`renamed`), the aliases and the refused names of the
+functions' keywords (`resolved`), the signature's fields of the options sacreBLEU lacks
+(chrf._signature), and the options paragraph of ``help()`` and of the API reference
 (`options_paragraph`).
 
 Standard library only, and nothing of chrf: the documentation site's Griffe extension
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
     Averaging: TypeAlias = Literal["precision_recall", "per_order_f"]
     Beta: TypeAlias = int | Fraction | float
-    #: What an option's value is; `chrf._settings` checks each kind, `chrf.cli.specs` parses it.
+    #: What an option's value is; `chrf._settings` checks each kind, `chrf.cli.arguments` parses it.
     Kind: TypeAlias = Literal["order", "beta", "bool", "choice"]
     #: The libraries whose names of the options the table holds; "contract" is the JSON
     #: contract's request (spec §6), whose fields are chrf's names of the options it has.
@@ -65,7 +66,18 @@ class Option(_Generic[Value]):
 
     A plain class, not a dataclass: the first score would import dataclasses (and inspect)."""
 
-    _FIELDS = ("name", "kind", "default", "meaning", "flags", "help", "names", "refused", "exact")
+    _FIELDS = (
+        "name",
+        "kind",
+        "default",
+        "meaning",
+        "flags",
+        "help",
+        "names",
+        "refused",
+        "exact",
+        "signature",
+    )
     __slots__ = _FIELDS
 
     name: str
@@ -79,6 +91,10 @@ class Option(_Generic[Value]):
     refused: tuple[str, ...]
     #: The exact entry points take it (eps_smoothing is a float-only mode).
     exact: bool
+    #: An option sacreBLEU lacks: its signature field's key, short key, and what a value other
+    #: than the default shows (None: the value itself); the field is left out at the default,
+    #: so that a default signature reads as sacreBLEU's (`chrf._signature.signature_info`).
+    signature: tuple[str, str, str | None] | None
 
     def __init__(
         self,
@@ -91,8 +107,9 @@ class Option(_Generic[Value]):
         names: Mapping[Library, str],
         refused: tuple[str, ...] = (),
         exact: bool = True,
+        signature: tuple[str, str, str | None] | None = None,
     ) -> None:
-        values = (name, kind, default, meaning, flags, help, names, refused, exact)
+        values = (name, kind, default, meaning, flags, help, names, refused, exact, signature)
         for field, value in zip(self._FIELDS, values, strict=True):
             object.__setattr__(self, field, value)
 
@@ -184,6 +201,7 @@ AVERAGING: Option[Averaging] = Option(
     ("--averaging",),
     "sacreBLEU's F of mean precision and recall, or chrF++.py's mean per-order F",
     _same("averaging", "contract"),
+    signature=("avg", "a", None),
 )
 COUNT_HYP_WITHOUT_REF: Option[bool] = Option(
     "count_hyp_without_ref",
@@ -195,6 +213,7 @@ COUNT_HYP_WITHOUT_REF: Option[bool] = Option(
     ("--count-hyp-without-ref",),
     "count hypothesis n-grams of orders the reference lacks (the JSON contract's rule)",
     {},
+    signature=("hypnoref", "hnr", "count"),
 )
 
 #: Every option, in the command line's order (`Settings`' fields keep the order of their

@@ -9,6 +9,7 @@ from typing import Any
 
 from chrf._core import VERSION
 from chrf._errors import InputError, InputTypeError
+from chrf._options import OPTIONS
 from chrf._settings import Beta, Settings, score_name
 
 __all__ = [
@@ -22,7 +23,9 @@ __all__ = [
 ]
 
 SIGNATURE_VERSION = f"chrf-{VERSION}"
-#: The signature's keys, in sacreBLEU's order, with their short forms.
+#: The options sacreBLEU lacks, each with its signature field (`chrf._options.Option.signature`).
+OWN_FIELDS = [(option.name, option.signature) for option in OPTIONS if option.signature]
+#: The signature's keys, in sacreBLEU's order, with their short forms; then chrf's own options'.
 ABBREVIATIONS = {
     "version": "v",
     "nrefs": "#",
@@ -38,8 +41,7 @@ ABBREVIATIONS = {
     "nc": "nc",
     "nw": "nw",
     "space": "s",
-    "avg": "a",
-    "hypnoref": "hnr",
+    **{key: short for _, (key, short, _) in OWN_FIELDS},
 }
 
 
@@ -50,7 +52,7 @@ def signature_info(
     have appear only when they differ from the default (``avg:per_order_f``, ``hypnoref:count``),
     so a default signature reads exactly like sacreBLEU's, but for the version."""
     s = settings
-    return {
+    info = {
         "version": SIGNATURE_VERSION,
         "nrefs": "var" if num_refs == -1 else num_refs,
         "bs": n_bootstrap,
@@ -65,9 +67,12 @@ def signature_info(
         "nc": s.char_order,
         "nw": s.word_order,
         "space": "yes" if s.include_whitespace else "no",
-        "avg": None if s.averaging == "precision_recall" else s.averaging,
-        "hypnoref": "count" if s.count_hyp_without_ref else None,
     }
+    for name, (key, _, shown) in OWN_FIELDS:
+        value = getattr(s, name)
+        default = getattr(Settings, name)
+        info[key] = None if value == default else value if shown is None else shown
+    return info
 
 
 def formatted(info: dict[str, Any], short: bool = False) -> str:
