@@ -406,6 +406,17 @@ def test_expected_utility_refuses_what_it_cannot_hold(
         impl.expected_utility(pool, pool, weights)
 
 
+@pytest.mark.parametrize("method", ["expected_utility_batched", "aggregate_batched"])
+def test_a_batch_items_span_is_refused_naming_its_list(method: str) -> None:
+    # The core scales the weights (chrf-core's batch/scaling.rs); the message names the item's
+    # list as the Python scaling did, with the error family's argument and reason.
+    pools = [["the cat sat", "a cat", "the dog"]] * 2
+    weights = [None, [Fraction(1, 2**70_000), 1, 1]]
+    with pytest.raises(chrf.InputError, match=r"^weights\[1\] span more than 2\*\*65536 ") as e:
+        getattr(chrf, method)(pools, pools, weights=weights)
+    assert (e.value.argument, e.value.reason) == ("weights", "out_of_range")
+
+
 def test_wide_weights_in_batches_are_the_items_one_by_one(impl: ModuleType) -> None:
     pools = [["the cat sat", "a cat", "the dog"], ["cats", "a cat sat", "dogs sat"]]
     weights = [[1.0, 1e-200, 2.0**-1074], None]

@@ -46,8 +46,9 @@ _ExactComponents = tuple[list[_ExactOrder], int, Fraction, Fraction, Fraction, s
 #: Per segment, the reference it was explained against; per order, the missing n-grams, their
 #: counts, the extra n-grams and theirs.
 _Explained = tuple[list[int], list[tuple[list[str], list[int], list[str], list[int]]]]
-#: (reference, mantissa, shift) pieces: reference's weight is the sum of mantissa * 2**shift.
-_BinaryWeights = list[list[tuple[int, int, int]] | None] | None
+#: Per batch item, each reference's weight as an exact ratio (numerator, denominator), the
+#: core scales them to integers in the same proportions.
+_WeightRatios = list[list[tuple[int, int]] | None] | None
 
 @final
 class Config:
@@ -85,8 +86,8 @@ class Batch:
 
     def texts(self) -> tuple[list[list[str]], list[list[str]]]: ...
     def pairwise(self, config: Config) -> NDArray[np.float64]: ...
-    def aggregate(self, config: Config, weights: _BinaryWeights) -> NDArray[np.float64]: ...
-    def expected_utility(self, config: Config, weights: _BinaryWeights) -> NDArray[np.float64]: ...
+    def aggregate(self, config: Config, weights: _WeightRatios) -> NDArray[np.float64]: ...
+    def expected_utility(self, config: Config, weights: _WeightRatios) -> NDArray[np.float64]: ...
 
 def read_batch(
     hypotheses: object, references: object, purpose: str, batched: bool, lowercase: bool

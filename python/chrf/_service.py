@@ -14,7 +14,7 @@ from __future__ import annotations
 from chrf import _core
 from chrf._core import AlignedFiles, Corpus, Counts
 from chrf._inputs import Layout, check_layout
-from chrf._weights import Weights, binary_weights, item_weights
+from chrf._weights import Weights, exact_ratios, item_weights
 
 # Not typing's own: the first score would import typing (see chrf/__init__.py).
 TYPE_CHECKING = False
@@ -151,7 +151,7 @@ def aggregate(
     """Each hypothesis against the (weighted) mean n-gram bag of the references."""
     batch = _core.read_batch(hypotheses, references, "aggregate", False, settings.lowercase)
     scores: NDArray[np.float64] = batch.aggregate(
-        settings.compiled, item_weights(weights, batch.reference_counts, False, binary_weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, False, exact_ratios)
     )[0]
     return scores
 
@@ -162,7 +162,7 @@ def aggregate_batched(
     """:func:`aggregate` per batch item: shape (batch, hypotheses)."""
     batch = _core.read_batch(hypotheses, references, "aggregate", True, settings.lowercase)
     return batch.aggregate(
-        settings.compiled, item_weights(weights, batch.reference_counts, True, binary_weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, True, exact_ratios)
     )
 
 
@@ -172,7 +172,7 @@ def expected_utility(
     """Each hypothesis's exact (weighted) mean score against the references."""
     batch = _core.read_batch(hypotheses, references, "expected_utility", False, settings.lowercase)
     utilities: NDArray[np.float64] = batch.expected_utility(
-        settings.compiled, item_weights(weights, batch.reference_counts, False, binary_weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, False, exact_ratios)
     )[0]
     return utilities
 
@@ -183,7 +183,7 @@ def expected_utility_batched(
     """:func:`expected_utility` per batch item: shape (batch, hypotheses)."""
     batch = _core.read_batch(hypotheses, references, "expected_utility", True, settings.lowercase)
     return batch.expected_utility(
-        settings.compiled, item_weights(weights, batch.reference_counts, True, binary_weights)
+        settings.compiled, item_weights(weights, batch.reference_counts, True, exact_ratios)
     )
 
 

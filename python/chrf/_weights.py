@@ -1,6 +1,8 @@
-"""Weights of references, validated as exact numbers and scaled to integers in the same
-proportions, as the core takes them: (reference, mantissa, shift) pieces, so that reference
-aggregation's counts and the expected utility's sums are exact at any range and width."""
+"""Weights of references, validated as exact numbers: the core takes them as exact ratios
+(`exact_ratios`) and scales them to integers in the same proportions itself, so that reference
+aggregation's counts and the expected utility's sums are exact at any range and width. The
+scaling written in Python (`smallest_integers`, `binary_weights`) is the reference's
+(`chrf._reference`), which the core is held to, and the exact MBR choice's."""
 
 from __future__ import annotations
 
@@ -89,8 +91,18 @@ def binary_weights(weights: object, count: int, name: str) -> list[tuple[int, in
 
 def smallest_integers(weights: object, count: int, name: str) -> list[int]:
     """Weights as the smallest integers in the same proportions (exact: floats are taken at
-    their binary value); ValueError for a wrong count, a negative or non-finite weight or all
-    zero, TypeError for non-numbers."""
+    their binary value); errors as `exact_ratios`."""
+    ratios = exact_ratios(weights, count, name)
+    denominator = math.lcm(*{d for _, d in ratios})
+    integers = [n * (denominator // d) for n, d in ratios]
+    divisor = math.gcd(*integers)
+    return [w // divisor for w in integers]
+
+
+def exact_ratios(weights: object, count: int, name: str) -> list[tuple[int, int]]:
+    """Weights as exact (numerator, denominator) pairs of Python ints, as the core scales them;
+    ValueError for a wrong count, a negative or non-finite weight or all zero, TypeError for
+    non-numbers."""
     values = as_list(weights, name, "numbers")
     if len(values) != count:
         raise InputError(
@@ -104,10 +116,7 @@ def smallest_integers(weights: object, count: int, name: str) -> list[int]:
         raise InputError(
             f"{name} must not all be zero", argument=argument_of(name), reason="all_zero"
         )
-    denominator = math.lcm(*{d for _, d in ratios})
-    integers = [n * (denominator // d) for n, d in ratios]
-    divisor = math.gcd(*integers)
-    return [w // divisor for w in integers]
+    return ratios
 
 
 def exact_ratio(weight: object, name: str, index: int) -> tuple[int, int]:

@@ -77,6 +77,9 @@ pub enum ChrfError {
     ThreadCount { requested: usize, max: usize },
     /// Reference aggregation got `weights` weights for `references` references.
     WeightCount { weights: usize, references: usize },
+    /// Weights spanning more than 2^`max_shift` from the least to the most, whose exact sums
+    /// would be sized by the span.
+    WeightSpan { max_shift: u64 },
     /// Bootstrap resample indices that do not come in whole rows of `row_length` (one index per
     /// segment; a table of no segment has no row at all).
     ResampleShape { row_length: usize },
@@ -132,6 +135,10 @@ impl fmt::Display for ChrfError {
             } => write!(
                 f,
                 "weights has {weights} values but there are {references} references"
+            ),
+            Self::WeightSpan { max_shift } => write!(
+                f,
+                "weights span more than 2**{max_shift} from the least to the most"
             ),
             Self::ResampleShape { row_length } => {
                 write!(f, "resample indices must come in rows of {row_length}")

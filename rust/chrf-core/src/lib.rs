@@ -37,6 +37,7 @@
 //! | pairwise scores; reference aggregation (with weights past 64 bits); MBR's expected utility | §7 | `batch/pairwise.rs`, `batch/aggregate.rs` (`batch/aggregate_wide.rs`), `batch/utility.rs` |
 //! | the references' inverted index, an n-gram most hold by those that lack it | §7 | `batch/postings.rs` |
 //! | exact weighted means of doubles | §7 | `batch/exact_mean.rs` |
+//! | weights (exact ratios) scaled to integers in the same proportions | §7 | `batch/scaling.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
 //! | missing and extra n-grams; leave-one-out and swap scores | §9 | `explain.rs` |
@@ -64,7 +65,7 @@ pub mod text;
 
 pub use batch::{
     aggregate_scores, aggregate_scores_wide, expected_utility, pairwise_scores,
-    pairwise_scores_into, Weight,
+    pairwise_scores_into, scaled_weights, Weight, WeightPiece, MAX_WEIGHT_SHIFT,
 };
 pub use corpus::Corpus;
 pub use error::{ChrfError, SettingsRule};

@@ -30,6 +30,8 @@ pub struct Batch {
     hypotheses: Vec<Vec<Text>>,
     references: Vec<Vec<Text>>,
     lowercase: bool,
+    /// Read as batch items: its weights' messages name an item's list, `weights[b]`.
+    batched: bool,
 }
 
 /// Reads batch items (`batched`: lists of lists of texts) or one item (lists of texts) for
@@ -89,6 +91,7 @@ pub fn read_batch(
         hypotheses: read(&hyps, "hypotheses")?,
         references: read(&refs, "references")?,
         lowercase,
+        batched,
     })
 }
 
@@ -147,6 +150,10 @@ fn check_uniform(batch: &[Items<'_>], name: &str) -> Result<()> {
 /// One weight list (or None: equal weights) per batch item, or None for all.
 type Weights<W> = Option<Vec<Option<Vec<W>>>>;
 
+/// Weights as Python gives them: exact ratios (numerator, denominator) of Python ints, each
+/// checked non-negative, the denominator positive.
+type Ratios = Weights<(num_bigint::BigUint, num_bigint::BigUint)>;
+
 impl Batch {
     fn check(&self, config: &Config) -> Result<()> {
         if config.lowercase != self.lowercase {
@@ -163,6 +170,34 @@ impl Batch {
             ));
         }
         Ok(())
+    }
+
+    /// Each item's weights scaled by the core to pieces (see [`chrf_core::scaled_weights`]); a
+    /// span too wide names the item's list.
+    fn scaled(&self, weights: Ratios) -> Result<Weights<chrf_core::WeightPiece>> {
+        let Some(items) = weights else {
+            return Ok(None);
+        };
+        let mut out = reserved(items.len())?;
+        for (b, item) in items.into_iter().enumerate() {
+            let Some(ratios) = item else {
+                out.push(None);
+                continue;
+            };
+            out.push(Some(chrf_core::scaled_weights(&ratios).map_err(
+                |error| match error {
+                    chrf_core::ChrfError::WeightSpan { .. } if self.batched => {
+                        let message =
+                            error
+                                .to_string()
+                                .replacen("weights", &format!("weights[{b}]"), 1);
+                        input_error(message, "weights", None, "out_of_range")
+                    }
+                    error => error.into(),
+                },
+            )?));
+        }
+        Ok(Some(out))
     }
 
     /// Per item, `score` of its hypotheses against its references and weights, end to end:
@@ -223,7 +258,7 @@ fn core_weights(weights: Weights<(usize, u64, u32)>) -> Result<Option<Vec<Option
                     shift,
                 };
                 weights.extend(pieces.iter().map(weight));
-                // Python sends one piece per reference, in order, unless a weight is wide.
+                // One piece per reference, in order, unless a weight is wide.
                 let in_order = pieces.iter().enumerate().all(|(j, piece)| piece.0 == j);
                 Some(if in_order {
                     ItemWeights::Plain(weights)
@@ -387,16 +422,16 @@ impl Batch {
         fallibly(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?))
     }
 
-    /// Reference aggregation per batch item: shape (batch, hypotheses); weights are pieces as
-    /// for `expected_utility`, one of shift 0 per reference unless a weight is past 64 bits.
+    /// Reference aggregation per batch item: shape (batch, hypotheses); weights are exact
+    /// ratios as for `expected_utility`.
     #[pyo3(signature = (config, weights))]
     fn aggregate<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights<(usize, u64, u32)>,
+        weights: Ratios,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
-        let weights = aggregation_weights(weights)?;
+        let weights = aggregation_weights(self.scaled(weights)?)?;
         let settings = &config.settings;
         self.per_item(py, config, weights, |h, r, w, interrupt| match w {
             None => chrf_core::aggregate_scores(h, r, None, settings, interrupt),
@@ -411,16 +446,16 @@ impl Batch {
 
     /// MBR's expected utility per batch item (see `chrf.expected_utility`): shape
     /// (batch, hypotheses), the exact weighted mean of each pairwise row, without the matrix.
-    /// A weight is pieces (reference, mantissa, shift), reference j's weight the sum of its
-    /// pieces' mantissa · 2^shift: one piece per reference unless a weight is past 64 bits.
+    /// A weight is an exact ratio (numerator, denominator) of Python ints, which the core
+    /// scales with the item's others to integers in the same proportions.
     #[pyo3(signature = (config, weights))]
     fn expected_utility<'py>(
         &self,
         py: Python<'py>,
         config: &Config,
-        weights: Weights<(usize, u64, u32)>,
+        weights: Ratios,
     ) -> Result<Bound<'py, PyArray2<f64>>> {
-        let weights = core_weights(weights)?;
+        let weights = core_weights(self.scaled(weights)?)?;
         let settings = &config.settings;
         self.per_item(py, config, weights, |h, r, w, interrupt| {
             item_utility(h, r, w, settings, interrupt)

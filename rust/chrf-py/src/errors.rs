@@ -47,6 +47,7 @@ impl From<ChrfError> for Error {
                 (Kind::Settings, Some("eps_smoothing"), "no_exact_form")
             }
             ChrfError::WeightCount { .. } => (Kind::Input, Some("weights"), "length_mismatch"),
+            ChrfError::WeightSpan { .. } => (Kind::Input, Some("weights"), "out_of_range"),
             ChrfError::ResampleShape { .. } | ChrfError::RandomizationShape { .. } => {
                 (Kind::Input, None, "shape_mismatch")
             }

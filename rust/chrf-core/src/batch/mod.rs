@@ -10,6 +10,7 @@
 //!   past 64 bits.
 //! * `utility.rs`: MBR's expected utility, each pairwise row reduced to its weighted mean,
 //!   exactly by `exact_mean.rs`.
+//! * `scaling.rs`: weights given as exact ratios, scaled to integers in the same proportions.
 
 mod aggregate;
 mod aggregate_wide;
@@ -17,6 +18,7 @@ mod bags;
 mod exact_mean;
 mod pairwise;
 mod postings;
+mod scaling;
 #[cfg(test)]
 mod seeded;
 #[cfg(test)]
@@ -26,4 +28,5 @@ mod utility;
 pub use aggregate::{aggregate_scores, aggregate_scores_wide};
 pub use exact_mean::Weight;
 pub use pairwise::{pairwise_scores, pairwise_scores_into};
+pub use scaling::{scaled_weights, WeightPiece, MAX_WEIGHT_SHIFT};
 pub use utility::expected_utility;
