@@ -255,8 +255,8 @@ OPTION_PLACES = {
     "python/chrf/_settings.py",
     "rust/chrf-py/src/config.rs",
     "rust/chrf-core/src/settings.rs",
-    # shown: sacreBLEU's signature fields (chrf's own options' come from the table), the
-    # drop-in's sacreBLEU signature (its keyword arguments)
+    # shown: sacreBLEU's signature fields and the drop-in's sacreBLEU arguments (chrf's own
+    # options' fields and keyword arguments come from the table)
     "python/chrf/_signature.py",
     "python/chrf/_sacrebleu.py",
 }
@@ -265,15 +265,15 @@ OPTION_PLACES = {
 #: independent reference implementation (python/chrf/_reference), and, for averaging, the JSON
 #: contract's own field, a docstring, and the message of chrf-core's rule refusing wide weights
 #: with per_order_f averaging, among the crate's other messages in error.rs since the rules
-#: became structured (15 files; 16 while the signature spelled its field, 17 before the
-#: table). eps_smoothing, a
+#: became structured (14 files; 16 while the signature and the drop-in's keyword arguments
+#: spelled it, 17 before the table). eps_smoothing, a
 #: float-only mode, is also refused by name where no float exists (the exact entry points,
 #: --breakdown, comparisons, statistics) and is the name of evaluate's, mbrs' and mbr's own
 #: argument in the three integrations' signatures, and the binding's errors.rs names it as the
 #: `.argument` of chrf-core's refusal, which carries no field of its own yet (24; 25 before).
-#: count_hyp_without_ref is the core's rule in each counting path (12; 14 while the signature
-#: spelled its field).
-MAX_OPTION_FILES = {"averaging": 15, "eps_smoothing": 24, "count_hyp_without_ref": 12}
+#: count_hyp_without_ref is the core's rule in each counting path (11; 14 while the signature
+#: and the drop-in spelled it).
+MAX_OPTION_FILES = {"averaging": 14, "eps_smoothing": 24, "count_hyp_without_ref": 11}
 
 
 def files_spelling(name: str) -> set[str]:

@@ -52,6 +52,22 @@ def test_settings_beyond_sacrebleu_show_in_the_signature() -> None:
     assert "avg" not in str(default.get_signature())
 
 
+def test_the_options_sacrebleu_lacks_are_keyword_arguments_and_nothing_else_is() -> None:
+    # CHRF takes them from the option table (`chrf._options`), and refuses any other keyword as
+    # Python refuses one it does not know.
+    from chrf._options import OPTIONS
+
+    own = {o.name: o for o in OPTIONS if "sacrebleu" not in o.names}
+    assert set(own) == {"averaging", "count_hyp_without_ref"}
+    for name, option in own.items():
+        assert getattr(chrf.CHRF(**{name: option.default}).settings, name) == option.default
+    for wrong in ("include_whitespace", "eps", "averagin"):
+        with pytest.raises(
+            TypeError, match=rf"^CHRF.__init__\(\) got an unexpected keyword argument '{wrong}'$"
+        ):
+            chrf.CHRF(**{wrong: True})
+
+
 def test_signature_needs_a_scored_corpus_as_in_sacrebleu() -> None:
     with pytest.raises(ValueError, match="Number of references unknown"):
         chrf.CHRF().get_signature()

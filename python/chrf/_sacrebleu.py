@@ -11,14 +11,24 @@ from chrf import _service
 from chrf._errors import InputError, InputTypeError, SettingsError, SettingsTypeError
 from chrf._inputs import References, Texts
 from chrf._messages import shown
-from chrf._options import named_by, renamed
+from chrf._options import OPTIONS, named_by, renamed
 from chrf._service import Corpus
-from chrf._settings import Averaging, Beta, Settings
+from chrf._settings import Beta, Settings
 from chrf._signature import ABBREVIATIONS, CHRFScore, formatted, score_name, signature_info
 from chrf._signature import SIGNATURE_VERSION as SIGNATURE_VERSION  # the tests' name of it
 from chrf._signature import VERSION as VERSION
 
+# Not typing's own: the first score would import typing (see chrf/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from chrf._settings import OwnOptions
+
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "score_name"]
+
+#: The options sacreBLEU lacks, which `CHRF` takes as keyword arguments (`OwnOptions`).
+OWN_OPTIONS = frozenset(option.name for option in OPTIONS if "sacrebleu" not in option.names)
 
 _new_score = object.__new__
 
@@ -69,7 +79,8 @@ class CHRF:
 
     ``references`` in :meth:`corpus_score` may be sacreBLEU's reference streams or one reference
     string per hypothesis; streams of the wrong length raise ValueError instead of being
-    truncated. The two keyword-only arguments are this package's (see :class:`chrf.Settings`).
+    truncated. This package's options that sacreBLEU lacks are keyword arguments besides
+    sacreBLEU's (see :class:`chrf.Settings`).
     """
 
     # sacreBLEU's class constants; every default has its one home in Settings.
@@ -86,10 +97,10 @@ class CHRF:
         whitespace: bool = Settings.include_whitespace,
         eps_smoothing: bool = Settings.eps_smoothing,
         references: Sequence[Sequence[str]] | None = None,
-        *,
-        averaging: Averaging = Settings.averaging,
-        count_hyp_without_ref: bool = Settings.count_hyp_without_ref,
+        **own: Unpack[OwnOptions],
     ) -> None:
+        for name in own.keys() - OWN_OPTIONS:  # as Python refuses a keyword it does not know
+            raise TypeError(f"CHRF.__init__() got an unexpected keyword argument {name!r}")
         given = {
             "char_order": char_order,
             "word_order": word_order,
@@ -97,8 +108,7 @@ class CHRF:
             "lowercase": lowercase,
             "whitespace": whitespace,
             "eps_smoothing": eps_smoothing,
-            "averaging": averaging,
-            "count_hyp_without_ref": count_hyp_without_ref,
+            **own,
         }
         self.settings = Settings(**renamed("sacrebleu", given))
         self.char_order = self.settings.char_order

@@ -31,7 +31,13 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import Any, TypedDict
 
-    class ExactOptions(TypedDict, total=False):
+    class OwnOptions(TypedDict, total=False):
+        """The options sacreBLEU lacks: the drop-in `CHRF`'s keyword arguments."""
+
+        averaging: Averaging
+        count_hyp_without_ref: bool
+
+    class ExactOptions(OwnOptions, total=False):
         """The keyword arguments of every entry point; each one is documented on `Settings`
         (``whitespace`` is sacreBLEU's name of ``include_whitespace``)."""
 
@@ -41,8 +47,6 @@ if TYPE_CHECKING:
         lowercase: bool
         include_whitespace: bool
         whitespace: bool
-        averaging: Averaging
-        count_hyp_without_ref: bool
 
     class Options(ExactOptions, total=False):
         """`ExactOptions` plus the float-only `eps_smoothing`."""
@@ -51,7 +55,7 @@ if TYPE_CHECKING:
 
 else:
     # Annotations only: the names exist for the modules that import them.
-    ExactOptions = Options = dict
+    ExactOptions = Options = OwnOptions = dict
 
 __all__ = ["AVERAGINGS", "Averaging", "Beta", "Settings", "settings_of"]
 #: β's numerator and denominator may have this many bits: enough for the exact ratio of every
