@@ -308,6 +308,58 @@ def test_a_fork_during_another_threads_first_array_call_never_hangs() -> None:
         assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-2000:])
 
 
+FORK_DURING_FIRST_CALLS_IN_A_ROW = """
+import os, sys, threading, time
+import chrf
+def first_calls():
+    chrf.pairwise(["a b c"] * 20, ["a c d"] * 20)  # imports chrf._batch, makes NumPy ready
+    chrf.components(["a b"], ["a c"])  # then imports chrf._api, chrf._components
+    chrf.CHRF().corpus_score(["a b"], [["a c"]])  # then chrf._sacrebleu
+worker = threading.Thread(target=first_calls)
+worker.start()
+time.sleep(float(sys.argv[1]))
+pid = os.fork()  # maybe as one import ends and the next begins
+if pid == 0:
+    try:
+        ok = chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
+        ok = ok and chrf.components(["a"], ["a"]).score == "100.000000"
+        ok = ok and chrf.CHRF().corpus_score(["a"], [["a"]]).score == 100.0
+    except BaseException:
+        os._exit(3)
+    os._exit(0 if ok else 2)
+deadline = time.monotonic() + 120  # a hang's bound: a busy machine may give the child little CPU
+while time.monotonic() < deadline:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        worker.join()
+        print("ok" if os.waitstatus_to_exitcode(status) == 0 else f"failed {status}")
+        sys.exit(0)
+    time.sleep(0.01)
+os.kill(pid, 9)
+os.waitpid(pid, 0)
+worker.join()
+print("hung")
+"""
+
+
+@POSIX_ONLY
+def test_a_fork_between_another_threads_first_calls_never_hangs() -> None:
+    # The before-fork hook waits for the imports under way, giving up the GIL: the other thread
+    # may meanwhile end one import and begin the next, which the fork would copy half done (the
+    # hook looks again once it holds the import lock), or begin to look up Python's Fraction
+    # class, which PyO3 does in a once-cell it marks as being filled before it waits for the GIL
+    # (children hung in `components`, waiting on that cell: the hook now lets the lookup end).
+    for trial in moments(24, 8):
+        delay = 0.015 * trial  # 0 to 345 ms: through NumPy's preparation and the imports after it
+        done = subprocess.run(
+            [sys.executable, "-c", FORK_DURING_FIRST_CALLS_IN_A_ROW, str(delay)],
+            capture_output=True,
+            text=True,
+            timeout=HANG_BOUND,
+        )
+        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-2000:])
+
+
 CTRL_C_AT_THE_FIRST_NUMPY_USE = """
 import json, sys
 import chrf

@@ -112,9 +112,9 @@ def before_fork() -> None:
     importing the module, by a thread the child does not have, so the child's first use of the
     module would wait forever. This waits for those imports (importing a module whose import
     is under way waits for it), then holds Python's import lock and the core's preparation of
-    NumPy until the fork is done (:func:`after_fork`), so that none starts in between: the
-    child gets whole modules and free locks. Nothing is waited for while a lock is held, as an
-    import under way may need it.
+    NumPy until the fork is done (:func:`after_fork`), so that none starts in between, and lets
+    the core's one-time lookups under way end: the child gets whole modules and free locks.
+    Nothing is waited for while a lock is held, as an import under way may need it.
     """
     for _ in range(3):  # waiting gives up the GIL: another import may start meanwhile
         _wait_for_imports()

@@ -3,6 +3,7 @@
 
 use chrf_core::pool::{self, Interrupt};
 use chrf_core::ChrfError;
+use num_rational::BigRational;
 use numpy::PyArray1;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -156,12 +157,14 @@ thread_local! {
 
 /// Before a fork: waits until no thread is making NumPy ready and keeps any from starting until
 /// [`release_numpy_after_fork`], which both the parent and the child call after the fork: the
-/// child then never holds a half-made NumPy. Lets the pool's start settle too (see
-/// [`pool::settle_for_fork`]). Keeps the GIL unless it has to wait for NumPy.
+/// child then never holds a half-made NumPy. Lets the pool's start and the lookup of `Fraction`
+/// settle too (see [`pool::settle_for_fork`], [`settle_fraction_class`]). Gives up the GIL only
+/// to wait for another thread.
 #[pyfunction]
 pub fn hold_numpy_for_fork(py: Python<'_>) {
     // Keeps the GIL: the pool's threads need none to finish starting.
     pool::settle_for_fork();
+    settle_fraction_class(py);
     if NUMPY_READY.load(Ordering::Acquire) {
         return;
     }
@@ -175,6 +178,17 @@ pub fn hold_numpy_for_fork(py: Python<'_>) {
         }
     };
     HELD_FOR_FORK.with(|held| *held.borrow_mut() = Some(guard));
+}
+
+/// Before a fork: lets another thread finish looking up Python's `Fraction`, or looks it up.
+/// PyO3 turns an exact fraction into a `Fraction` through a class it looks up once, in a
+/// once-cell that it marks as being filled before it waits for the GIL: a fork while another
+/// thread waits there copies the cell into the child as being filled for good, and the child's
+/// first exact fraction would wait forever. Making one here waits for that thread instead (the
+/// cell gives up the GIL while it waits).
+fn settle_fraction_class(py: Python<'_>) {
+    // A failure (no `fractions`) is raised where a fraction is made, not by the fork.
+    let _ = (&BigRational::from_integer(0.into())).into_pyobject(py);
 }
 
 /// After a fork, in the parent and in the child: lets NumPy be made ready again.
