@@ -1,13 +1,14 @@
-"""The keyword options of chrf's functions: aliases resolved, unknown names refused naming the
-called function (issue 37), and the options paragraph appended to each entry point's docstring,
-all from the option table (chrf._options)."""
+"""The keyword options of chrf's functions, from the option table (chrf._options): other
+libraries' names of them (`names_in`, `renamed`, `named_by`: the drop-in's, the integrations'
+and the JSON contract's mappings), aliases resolved and unknown names refused naming the called
+function (issue 37), and the options paragraph appended to each entry point's docstring."""
 
 from __future__ import annotations
 
 import sys
 
-from chrf._fields import options_paragraph
-from chrf._options import ALIASES, DECLARED, FOREIGN_NAMES
+from chrf._fields import Library, options_paragraph
+from chrf._options import ALIASES, BY_NAME, DECLARED, OPTIONS
 
 # Not typing's own: the first score would import typing (see chrf/__init__.py).
 TYPE_CHECKING = False
@@ -17,6 +18,32 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     Called = TypeVar("Called", bound=Callable[..., Any])
+
+#: Other libraries' names of chrf's options, which the functions refuse naming the right one.
+FOREIGN_NAMES = {
+    other: option.name
+    for option in OPTIONS
+    for other in (*option.refused, *option.names.values())
+    if other != option.name and other not in ALIASES
+}
+
+
+def names_in(library: Library) -> dict[str, str]:
+    """`library`'s names of the options it has, each with chrf's name, in the table's order."""
+    return {option.names[library]: option.name for option in OPTIONS if library in option.names}
+
+
+def renamed(library: Library, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values``, given under `library`'s names of the options (or chrf's, for an option that
+    `library` lacks), under chrf's: `Settings`' keyword arguments."""
+    names = names_in(library)
+    return {names.get(name, name): value for name, value in values.items()}
+
+
+def named_by(library: Library, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values``, given under chrf's names, under `library`'s (chrf's, where it lacks one)."""
+    return {BY_NAME[name].names.get(library, name): value for name, value in values.items()}
+
 
 #: The functions that take the options, by their code, with the names users call them by: an
 #: unknown keyword is reported as the function's own, not as ``Settings``'.

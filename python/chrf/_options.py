@@ -5,8 +5,8 @@ its value is, how Python checks it and how the command line reads it.
 From it come `Settings`' constructor, checks, defaults, repr, equality and pickles
 (chrf._settings), the typed keywords of the functions (`Options`, here: type checkers need them
 written out), the command line's flags and their parsing (chrf.cli.arguments, chrf.cli.options),
-the drop-in's and the integrations' mappings of their keyword arguments (`renamed`), the aliases
-and the refused names of the functions' keywords (chrf._keywords), the signature's fields of the
+the drop-in's and the integrations' mappings of their keyword arguments, the aliases and the
+refused names of the functions' keywords (chrf._keywords), the signature's fields of the
 options sacreBLEU lacks (chrf._signature), and the options paragraph of ``help()`` and of the API
 reference (chrf._fields.options_paragraph). How a declaration becomes all that: chrf._fields.
 
@@ -27,7 +27,6 @@ from chrf._fields import Kind, Option, fields, option
 # take any constant of this name for typing's.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from fractions import Fraction
     from typing import Any, Literal, NoReturn, TypeAlias, TypedDict
 
@@ -352,27 +351,3 @@ ALIASES = {
     for option in OPTIONS
     if (other := option.names.get("sacrebleu", option.name)) != option.name
 }
-#: Other libraries' names of chrf's options, which the functions refuse naming the right one.
-FOREIGN_NAMES = {
-    other: option.name
-    for option in OPTIONS
-    for other in (*option.refused, *option.names.values())
-    if other != option.name and other not in ALIASES
-}
-
-
-def names_in(library: Library) -> dict[str, str]:
-    """`library`'s names of the options it has, each with chrf's name, in the table's order."""
-    return {option.names[library]: option.name for option in OPTIONS if library in option.names}
-
-
-def renamed(library: Library, values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values``, given under `library`'s names of the options (or chrf's, for an option that
-    `library` lacks), under chrf's: `Settings`' keyword arguments."""
-    names = names_in(library)
-    return {names.get(name, name): value for name, value in values.items()}
-
-
-def named_by(library: Library, values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values``, given under chrf's names, under `library`'s (chrf's, where it lacks one)."""
-    return {BY_NAME[name].names.get(library, name): value for name, value in values.items()}
