@@ -5,8 +5,9 @@ compiled extension: the binding's signatures come from ``python/chrf/_chrf.pyi``
 ``help()`` shows would be lost or garbled:
 
 * the options paragraph that ``chrf._settings`` appends to ``Settings`` at import: added here
-  from the same function (``chrf/_options.py``, the option table, loaded by its path: it
-  imports nothing of chrf), so the text is the one ``help()`` prints. ``help()`` of each entry
+  from the same function (``chrf/_fields.py``'s, over the option table ``chrf/_options.py``,
+  both loaded by their paths: they import nothing else of chrf), so the text is the one
+  ``help()`` prints. ``help()`` of each entry
   point shows the paragraph too; the reference shows it once, under ``Settings``, and each
   entry point links to it;
 * the docstrings' reStructuredText roles and definition lists: ``:func:`x``` becomes a link to
@@ -55,6 +56,8 @@ def _public_names() -> set[str]:
     raise ValueError("chrf/__init__.py has no __all__")
 
 
+# The table imports its declarations' machinery as ``chrf._fields``: found there, by its path too.
+_FIELDS = sys.modules.setdefault("chrf._fields", _load("_fields"))
 _OPTIONS = _load("_options")
 
 #: Names the API reference documents, as ``chrf.NAME``: roles naming them become links.
@@ -98,14 +101,9 @@ def _options_paragraph(obj: griffe.Object) -> str | None:
 
 
 def _settings_paragraph(settings: griffe.Object) -> str:
-    """The options paragraph of ``Settings``: its fields, in the order of the source, with the
-    option table's defaults and meanings."""
-    order = tuple(
-        name
-        for name, member in settings.members.items()
-        if name in _OPTIONS.BY_NAME and member.is_attribute
-    )
-    paragraph: str = _OPTIONS.options_paragraph(order)
+    """The options paragraph of ``Settings``: its fields (the option table's declarations, in
+    their order), with their defaults and meanings."""
+    paragraph: str = _FIELDS.options_paragraph(_OPTIONS.DECLARED, _OPTIONS.ALIASES)
     return paragraph
 
 

@@ -249,12 +249,14 @@ def test_settings_own_their_compiled_form_and_pickle_without_it() -> None:
 #: The files that may spell an option's name (as a word, in code or text), and why each does.
 #: Adding an option spells it in the first group only; the rest use or show it.
 OPTION_PLACES = {
-    # declared: the table, Settings' field (and its typed keywords), the binding's conversion
-    # into the core, and the core's Settings
+    # declared: the table (Settings' fields, their kinds and the typed keywords), the binding's
+    # conversion into the core, and the core's Settings
     "python/chrf/_options.py",
-    "python/chrf/_settings.py",
     "rust/chrf-py/src/config.rs",
     "rust/chrf-core/src/settings.rs",
+    # Python's one rule across two options (eps_smoothing with averaging) and the exact entry
+    # points' refusal of eps_smoothing
+    "python/chrf/_settings.py",
     # shown: sacreBLEU's signature fields and the drop-in's sacreBLEU arguments (chrf's own
     # options' fields and keyword arguments come from the table)
     "python/chrf/_signature.py",
@@ -271,9 +273,10 @@ OPTION_PLACES = {
 #: --breakdown, comparisons, statistics) and is the name of evaluate's, mbrs' and mbr's own
 #: argument in the three integrations' signatures, and the binding's errors.rs names it as the
 #: `.argument` of chrf-core's refusal, which carries no field of its own yet (24; 25 before).
-#: count_hyp_without_ref is the core's rule in each counting path (11; 14 while the signature
-#: and the drop-in spelled it).
-MAX_OPTION_FILES = {"averaging": 14, "eps_smoothing": 24, "count_hyp_without_ref": 11}
+#: count_hyp_without_ref is the core's rule in each counting path (10; 11 while Settings' fields
+#: were written out in chrf._settings besides the table, 14 while the signature and the drop-in
+#: spelled it).
+MAX_OPTION_FILES = {"averaging": 14, "eps_smoothing": 24, "count_hyp_without_ref": 10}
 
 
 def files_spelling(name: str) -> set[str]:
@@ -289,8 +292,87 @@ def files_spelling(name: str) -> set[str]:
 @pytest.mark.parametrize("name", sorted(MAX_OPTION_FILES))
 def test_an_option_is_declared_once_and_spelled_in_few_files(name: str) -> None:
     spelled = files_spelling(name)
-    assert {"python/chrf/_options.py", "python/chrf/_settings.py"} <= spelled
+    assert "python/chrf/_options.py" in spelled
     assert len(spelled) <= MAX_OPTION_FILES[name], sorted(spelled - OPTION_PLACES)
+
+
+def test_settings_fields_are_written_out_in_the_table_alone() -> None:
+    # Settings' fields, their annotations, defaults and constructor arguments are the table's
+    # declarations (`chrf._options.SettingsFields`): chrf._settings writes none of them out.
+    from chrf._options import FIELDS, OPTIONS
+
+    tree = ast.parse((PACKAGE / "_settings.py").read_text(encoding="utf-8"))
+    settings = next(
+        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Settings"
+    )
+    written = {
+        node.target.id
+        for node in settings.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    functions = [node for node in settings.body if isinstance(node, ast.FunctionDef)]
+    parameters = {arg.arg for node in functions for arg in node.args.args + node.args.kwonlyargs}
+    assert written & set(FIELDS) == set()
+    assert parameters & set(FIELDS) == set()
+    # Each option's kind checks its value and reads it from the command line: no module of the
+    # command line's values holds a kind's reading.
+    assert all(option.kind.argument for option in OPTIONS)
+    values = (PACKAGE / "cli" / "values.py").read_text(encoding="utf-8")
+    assert "def order(" not in values
+    assert "def beta(" not in values
+
+
+def test_an_option_of_a_new_kind_is_one_declaration() -> None:
+    # What adding an option takes on the Python side, done here on a throwaway class: its kind
+    # (check and command-line reading) and its declaration, from which the constructor, the
+    # checks and the command line's flag follow with no other edit.
+    import argparse
+
+    from chrf._fields import Kind, constructor, fields, option
+    from chrf.cli.arguments import setting_argument
+
+    def check(declared: object, value: object) -> tuple[int, ...] | None:
+        if value is not None and not isinstance(value, tuple):
+            raise TypeError("order_weights must be a tuple")
+        return value
+
+    def read(text: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in text.split(","))
+
+    weights = Kind("weights", check, {"type": read})
+
+    @fields
+    class Declared:
+        __slots__ = ()
+        order_weights: tuple[int, ...] | None = option(
+            weights,
+            default=None,
+            meaning="a weight per order",
+            flags=("--order-weights",),
+            help="a weight per order",
+            names={},
+        )
+
+    (declared,) = Declared.__options__  # type: ignore[attr-defined]
+    assert (declared.name, Declared.order_weights, Declared.__match_args__) == (
+        "order_weights",
+        None,
+        ("order_weights",),
+    )
+
+    def build(cls: type, values: tuple[object, ...]) -> dict[str, object]:
+        return {declared.name: declared.kind.check(declared, values[0])}
+
+    new = constructor(Declared, build, "dict")
+    assert new(Declared) == {"order_weights": None}
+    assert new(Declared, order_weights=(1, 2)) == {"order_weights": (1, 2)}
+    with pytest.raises(TypeError, match="order_weights must be a tuple"):
+        new(Declared, order_weights=[1])
+    parser = argparse.ArgumentParser()
+    flags, keywords, _ = setting_argument(declared)
+    parser.add_argument(*flags, **keywords)
+    assert parser.parse_args(["--order-weights", "1,2,3"]).order_weights == (1, 2, 3)
+    assert parser.parse_args([]).order_weights is None
 
 
 def test_the_cli_and_the_integrations_name_options_through_the_table() -> None:
@@ -409,4 +491,4 @@ def test_the_walk_counts_the_returns_of_a_longer_walk(monkeypatch: pytest.Monkey
     _, plain = walk_of(["examples/ref.txt", "-i", "examples/hyp.txt"])
     _, longer = walk_of(["examples/ref.txt", "-i", "examples/hyp.txt", "--chrf-beta", "1/3"])
     assert len(longer) > len(plain)
-    assert "chrf.cli.values.beta" in longer
+    assert "chrf._options.read_beta" in longer

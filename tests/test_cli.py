@@ -557,7 +557,7 @@ def test_beta_is_read_as_written_and_zero_is_passed_on() -> None:
     with an exponent that a float holds."""
     from fractions import Fraction
 
-    from chrf.cli.values import beta
+    from chrf._options import read_beta as beta
 
     assert (beta("3/2"), beta("2"), beta("0.5"), beta("1e-300")) == (Fraction(3, 2), 2, 0.5, 1e-300)
     assert type(beta("2")) is int

@@ -20,8 +20,8 @@ from chrf._errors import InputError, InputTypeError, SettingsError
 from chrf._explain import Explanation, counts_of, frozen, orders_of
 from chrf._explained import explained
 from chrf._inputs import Layout, References, Texts, as_list, whole_number
+from chrf._keywords import with_options_doc
 from chrf._messages import shown
-from chrf._options import with_options_doc
 from chrf._service import Corpus
 from chrf._settings import Options, Settings, settings_of
 from chrf._significance import Result, paired_bootstrap, paired_randomization

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chrf import _service
 from chrf._inputs import Layout, References, Texts, check_layout
-from chrf._options import with_options_doc
+from chrf._keywords import with_options_doc
 from chrf._settings import (
     DEFAULT_SETTINGS,
     ExactOptions,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from chrf import _service
 from chrf._inputs import Layout, References, Texts, check_layout
-from chrf._options import with_options_doc
+from chrf._keywords import with_options_doc
 from chrf._settings import DEFAULT_SETTINGS, Options, settings_of
 
 if TYPE_CHECKING:

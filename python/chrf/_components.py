@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from chrf import _core
-from chrf._options import names_in
+from chrf._keywords import names_in
 from chrf._settings import Settings
 
 if TYPE_CHECKING:

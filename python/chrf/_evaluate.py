@@ -7,7 +7,7 @@ from typing import TypedDict
 
 from chrf import _service
 from chrf._inputs import Texts
-from chrf._options import renamed
+from chrf._keywords import renamed
 from chrf._settings import Beta, settings_of
 
 

@@ -10,8 +10,8 @@ from chrf import _service
 from chrf._errors import InputError, SettingsError
 from chrf._exact_order import ExactOrder, rereadable
 from chrf._inputs import Texts, as_list
+from chrf._keywords import with_options_doc
 from chrf._messages import shown
-from chrf._options import with_options_doc
 from chrf._settings import Options, settings_of
 
 if TYPE_CHECKING:

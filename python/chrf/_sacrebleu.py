@@ -10,8 +10,9 @@ from typing import Any
 from chrf import _service
 from chrf._errors import InputError, InputTypeError, SettingsError, SettingsTypeError
 from chrf._inputs import References, Texts
+from chrf._keywords import named_by, renamed
 from chrf._messages import shown
-from chrf._options import OPTIONS, named_by, renamed
+from chrf._options import OPTIONS
 from chrf._service import Corpus
 from chrf._settings import Beta, Settings
 from chrf._signature import ABBREVIATIONS, CHRFScore, formatted, score_name, signature_info

@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 import math
-import operator
 import sys
-from numbers import Integral, Rational
 
-from chrf import _options
 from chrf._core import Config
 from chrf._errors import SettingsError, SettingsTypeError
+from chrf._fields import constructor
+from chrf._keywords import options_doc, resolved, with_paragraph
 from chrf._messages import shown
-from chrf._numbers import is_bool
 from chrf._options import (
     AVERAGINGS,
     FIELDS,
+    MAX_BETA_BITS,
+    MAX_ORDER,
     OPTIONS,
     Averaging,
     Beta,
-    Option,
-    options_doc,
-    resolved,
-    with_paragraph,
+    ExactOptions,
+    Options,
+    OwnOptions,
+    SettingsFields,
+    ratio,
 )
 
 # Not typing's own: the first score would import typing (see chrf/__init__.py).
@@ -29,44 +30,23 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from fractions import Fraction
-    from typing import Any, TypedDict
+    from typing import Any
 
-    class OwnOptions(TypedDict, total=False):
-        """The options sacreBLEU lacks: the drop-in `CHRF`'s keyword arguments."""
-
-        averaging: Averaging
-        count_hyp_without_ref: bool
-
-    class ExactOptions(OwnOptions, total=False):
-        """The keyword arguments of every entry point; each one is documented on `Settings`
-        (``whitespace`` is sacreBLEU's name of ``include_whitespace``)."""
-
-        char_order: int
-        word_order: int
-        beta: Beta
-        lowercase: bool
-        include_whitespace: bool
-        whitespace: bool
-
-    class Options(ExactOptions, total=False):
-        """`ExactOptions` plus the float-only `eps_smoothing`."""
-
-        eps_smoothing: bool
-
-else:
-    # Annotations only: the names exist for the modules that import them.
-    ExactOptions = Options = OwnOptions = dict
-
-__all__ = ["AVERAGINGS", "Averaging", "Beta", "Settings", "settings_of"]
-#: β's numerator and denominator may have this many bits: enough for the exact ratio of every
-#: float, and few enough that signatures, "p/q" texts and error messages can write them out.
-MAX_BETA_BITS = 4096
-#: Orders above this are refused: every order adds a row per segment, and no segment has
-#: n-grams that long anyway.
-MAX_ORDER = 65_536
+__all__ = [
+    "AVERAGINGS",
+    "MAX_BETA_BITS",
+    "MAX_ORDER",
+    "Averaging",
+    "Beta",
+    "ExactOptions",
+    "Options",
+    "OwnOptions",
+    "Settings",
+    "settings_of",
+]
 
 
-class Settings:
+class Settings(SettingsFields):
     """chrF settings (sacreBLEU's defaults): what must be reported with a score.
 
     Two settings are equal when they score alike: the same fields, and β of the same kind (an
@@ -79,42 +59,22 @@ class Settings:
     # The fields are in its __dict__ (``vars()`` gives them, as a dataclass's); the compiled
     # form is in a slot of its own, out of it.
     __slots__ = ("__dict__", "__weakref__", "compiled")
-    __match_args__ = FIELDS
 
-    # The defaults, as class attributes (sacreBLEU's drop-in reads them).
-    char_order: int = _options.CHAR_ORDER.default
-    word_order: int = _options.WORD_ORDER.default
-    beta: Beta = _options.BETA.default
-    lowercase: bool = _options.LOWERCASE.default
-    include_whitespace: bool = _options.INCLUDE_WHITESPACE.default
-    averaging: Averaging = _options.AVERAGING.default
-    eps_smoothing: bool = _options.EPS_SMOOTHING.default
-    count_hyp_without_ref: bool = _options.COUNT_HYP_WITHOUT_REF.default
+    # The fields, their defaults (class attributes, which sacreBLEU's drop-in reads) and the
+    # constructor's arguments are the option table's (`SettingsFields`, chrf._options).
     #: The settings in the compiled core's terms, built once with them (never pickled: a
     #: pickle holds the fields alone).
     compiled: Config
 
-    # In __new__, not __init__: unpickling calls __new__ alone, and no instance may exist that
-    # did not pass the checks.
-    def __new__(
-        cls,
-        char_order: int = _options.CHAR_ORDER.default,
-        word_order: int = _options.WORD_ORDER.default,
-        beta: Beta = _options.BETA.default,
-        lowercase: bool = _options.LOWERCASE.default,
-        include_whitespace: bool = _options.INCLUDE_WHITESPACE.default,
-        averaging: Averaging = _options.AVERAGING.default,
-        eps_smoothing: bool = _options.EPS_SMOOTHING.default,
-        count_hyp_without_ref: bool = _options.COUNT_HYP_WITHOUT_REF.default,
-    ) -> Settings:
+    # In __new__ (made from the table by `chrf._fields.constructor`, below), not __init__:
+    # unpickling calls __new__ alone, and no instance may exist that did not pass the checks.
+    @staticmethod
+    def _checked(cls: type[Settings], values: tuple[Any, ...]) -> Settings:
         self = object.__new__(cls)
-        values = (char_order, word_order, beta, lowercase, include_whitespace, averaging)
-        given = dict(zip(FIELDS, (*values, eps_smoothing, count_hyp_without_ref), strict=True))
-        # Python checks each option's type and range (by the table's kind of it, in its order);
+        given = dict(zip(FIELDS, values, strict=True))
+        # Python checks each option's type and range (by its kind, in the command line's order);
         # chrf-core checks the invariants (both orders 0, say) as it compiles them, below.
-        checked = {
-            option.name: _CHECKS[option.kind](option, given[option.name]) for option in OPTIONS
-        }
+        checked = {option.name: option.kind.check(option, given[option.name]) for option in OPTIONS}
         vars(self).update((name, checked[name]) for name in FIELDS)  # vars() in the fields' order
         if self.eps_smoothing and self.averaging != "precision_recall":
             raise SettingsError(
@@ -186,7 +146,7 @@ class Settings:
     @property
     def beta_ratio(self) -> tuple[int, int]:
         """β exactly as its (numerator, denominator), in lowest terms (the core's form of it)."""
-        return _ratio(self.beta)
+        return ratio(self.beta)
 
     @property
     def factor(self) -> float:
@@ -277,99 +237,6 @@ def exact_settings(options: ExactOptions) -> Settings:
     return settings_of(options)
 
 
-def _order(option: Option[int], value: object) -> int:
-    """An order as a plain int (NumPy integers welcome; bools and floats refused)."""
-    name = option.name
-    if isinstance(value, bool):
-        raise SettingsTypeError(
-            f"{name} must be an int, not bool", argument=name, reason="wrong_type"
-        )
-    try:
-        order = operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise SettingsTypeError(
-            f"{name} must be an int, not {type(value).__name__}", argument=name, reason="wrong_type"
-        ) from None
-    if not 0 <= order <= MAX_ORDER:
-        raise SettingsError(
-            f"{name} must be from 0 to {MAX_ORDER}, not {shown(order)}",
-            argument=name,
-            reason="out_of_range",
-        )
-    return order
-
-
-def _bool(option: Option[bool], value: object) -> bool:
-    if not is_bool(value):  # NumPy bools welcome, as NumPy integers are for the orders
-        raise SettingsTypeError(
-            f"{option.name} must be a bool, not {type(value).__name__}",
-            argument=option.name,
-            reason="wrong_type",
-        )
-    return bool(value)
-
-
-def _averaging(option: Option[Averaging], value: object) -> Averaging:
-    if not isinstance(value, str) or value not in AVERAGINGS:
-        raise SettingsError(
-            f"averaging must be 'precision_recall' or 'per_order_f', not {shown(value)}",
-            argument="averaging",
-            reason="invalid_choice",
-        )
-    return value
-
-
-def _beta(option: Option[Beta], beta: object) -> Beta:
-    """β as an int, a Fraction or a float, so that `beta ** 2` is exact Python arithmetic."""
-    value = _exact_beta(beta)
-    if value < 0:
-        raise SettingsError(
-            f"beta must not be negative, not {shown(beta)}", argument="beta", reason="negative"
-        )
-    if max(part.bit_length() for part in _ratio(value)) > MAX_BETA_BITS:
-        raise SettingsError(
-            f"beta must be a ratio of integers of at most {MAX_BETA_BITS} bits, not {shown(beta)}",
-            argument="beta",
-            reason="out_of_range",
-        )
-    return value
-
-
-def _exact_beta(beta: object) -> Beta:
-    if isinstance(beta, bool):
-        raise SettingsTypeError(
-            "beta must be an int, a Fraction or a float, not bool",
-            argument="beta",
-            reason="wrong_type",
-        )
-    if isinstance(beta, Integral):
-        return int(beta)
-    if isinstance(beta, Rational):
-        from fractions import Fraction  # only for a rational β: fractions is loaded already
-
-        return Fraction(int(beta.numerator), int(beta.denominator))
-    if isinstance(beta, float):
-        if not math.isfinite(beta):
-            raise SettingsError(
-                f"beta must be finite, not {beta}", argument="beta", reason="not_finite"
-            )
-        return float(beta)
-    raise SettingsTypeError(
-        f"beta must be an int, a Fraction or a float, not {type(beta).__name__}",
-        argument="beta",
-        reason="wrong_type",
-    )
-
-
-def _ratio(beta: Beta) -> tuple[int, int]:
-    """A checked β (an int, a float or a Fraction) as its numerator and denominator, reduced."""
-    if isinstance(beta, int):
-        return beta, 1
-    if isinstance(beta, float):
-        return beta.as_integer_ratio()
-    return beta.numerator, beta.denominator
-
-
 def _is_fraction_type(kind: type) -> bool:
     """``kind`` is ``fractions.Fraction``, found without importing fractions: a value of it
     exists only once fractions is loaded."""
@@ -386,12 +253,9 @@ def _float_of(compute: Callable[[], int | Fraction | float]) -> float:
         return math.inf
 
 
-_CHECKS: dict[str, Callable[[Any, object], Any]] = {
-    "order": _order,
-    "beta": _beta,
-    "bool": _bool,
-    "choice": _averaging,
-}
+# Type checkers see the same constructor in the table's declarations (`chrf._fields.fields`).
+_new = constructor(SettingsFields, Settings._checked, "Settings")
+setattr(Settings, "__new__", staticmethod(_new))  # noqa: B010
 _FIELDS = frozenset(FIELDS)
 # Built (and compiled, with chrf-core's checks) while this module is imported, so that no call
 # builds the default settings.

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from chrf import _core
 from chrf._errors import InputError, InputTypeError, SettingsError, argument_of
+from chrf._keywords import entry_point
 from chrf._messages import shown
 from chrf._numbers import is_bool
-from chrf._options import entry_point
 from chrf._settings import Settings, settings_of, state_dict
 
 if TYPE_CHECKING:

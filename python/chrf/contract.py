@@ -15,8 +15,9 @@ from typing import Any
 
 from chrf._api import components
 from chrf._errors import InputTypeError
+from chrf._keywords import names_in
 from chrf._messages import shown
-from chrf._options import BY_NAME, names_in
+from chrf._options import BY_NAME
 
 __all__ = ["CONTRACT", "ContractError", "dumps", "evaluate", "evaluate_json"]
 

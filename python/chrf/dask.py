@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from chrf import _service, _threads
 from chrf._errors import InputError, InputTypeError, SettingsError
+from chrf._keywords import entry_point
 from chrf._messages import missing_extra, shown
-from chrf._options import entry_point
 from chrf._settings import Settings, settings_of
 from chrf._statistics import Statistics
 

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from chrf import _service
+from chrf._keywords import names_in
 from chrf._lprobs import weights_of_lprobs
 from chrf._messages import missing_extra
-from chrf._options import names_in
 from chrf._settings import settings_of
 
 try:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from chrf import _service
 from chrf._inputs import as_list
+from chrf._keywords import with_options_doc
 from chrf._messages import shown
 from chrf._numbers import is_bool, is_float
-from chrf._options import with_options_doc
 from chrf._settings import Options, Settings, score_name, settings_of
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from chrf import _service
+from chrf._keywords import renamed
 from chrf._messages import missing_extra
-from chrf._options import renamed
 from chrf._settings import settings_of
 from chrf._statistics import Statistics
 

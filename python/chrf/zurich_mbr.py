@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from chrf import _service
+from chrf._keywords import names_in
 from chrf._messages import missing_extra
-from chrf._options import names_in
 from chrf._settings import Settings, settings_of
 
 try:

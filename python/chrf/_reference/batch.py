@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from chrf._inputs import Texts
-from chrf._options import entry_point
+from chrf._keywords import entry_point
 from chrf._reference.metric import aggregate_scores, sentence_score
 from chrf._reference.texts import Items, batch_items
 from chrf._settings import Options, Settings, settings_of

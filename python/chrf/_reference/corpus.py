@@ -9,7 +9,7 @@ import numpy as np
 
 from chrf._components import Components
 from chrf._inputs import Layout, References, Texts
-from chrf._options import entry_point
+from chrf._keywords import entry_point
 from chrf._reference.metric import Stats, added, components_of, float_of, segment_counts
 from chrf._reference.texts import corpus_of, segments_of
 from chrf._settings import ExactOptions, Options, Settings, exact_settings, settings_of

@@ -13,7 +13,7 @@ import numpy as np
 
 from chrf._explain import Explanation, frozen, orders_of
 from chrf._inputs import Layout, References, Texts, whole_number
-from chrf._options import entry_point
+from chrf._keywords import entry_point
 from chrf._reference.corpus import corpus_counts
 from chrf._reference.metric import Stats, best_reference, float_of, ngram_bags, subtracted
 from chrf._reference.texts import Segment, corpus_of, segments_of

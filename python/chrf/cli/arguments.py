@@ -1,15 +1,19 @@
 """The scoring command's arguments as tables, read by `chrf.cli.specs.score_parser`: each
-group's arguments, with their flags, argparse's keywords and help. The chrF settings' flags come
-from the option table (`chrf._options`); each option's value type is `chrf.cli.values`.
+group's arguments, with their flags, argparse's keywords and help. The chrF settings' flags, and
+how each option's value is read (its kind's), come from the option table (`chrf._options`); the
+other arguments' value types are `chrf.cli.values`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chrf.cli.values as values
 from chrf import __version__ as VERSION
-from chrf._options import AVERAGINGS, OPTIONS
+from chrf._options import OPTIONS
+
+if TYPE_CHECKING:
+    from chrf._fields import Option
 
 __all__ = [
     "CHRF_SETTINGS",
@@ -18,6 +22,7 @@ __all__ = [
     "OTHER_METRIC_OPTIONS",
     "SCORE_ARGUMENTS",
     "Argument",
+    "setting_argument",
 ]
 
 #: The scoring command's defaults that `chrf.cli.options.check_arguments` knows need no check.
@@ -124,29 +129,16 @@ TEST_SETS: list[Argument] = [
     ),
 ]
 
-#: How the command line reads each kind of valued option.
-_VALUE_SPECS: dict[str, dict[str, Any]] = {
-    "order": {"type": values.order},
-    "beta": {"type": values.beta},
-    "choice": {"choices": AVERAGINGS},
-    "bool": {"action": "store_true"},
-}
 
-#: The chrF settings' flags, one per option of the table (`chrf._options`), each stored under
-#: the option's own name.
-CHRF_SETTINGS: list[Argument] = [
-    (
-        option.flags,
-        {
-            **({} if option.kind == "bool" else {"default": option.default}),
-            "dest": option.name,
-            "help": option.help,
-            **_VALUE_SPECS[option.kind],
-        },
-        False,
-    )
-    for option in OPTIONS
-]
+def setting_argument(option: Option[Any]) -> Argument:
+    """An option's flags, stored under its own name, read as its kind reads them."""
+    default = {} if "action" in option.kind.argument else {"default": option.default}
+    keywords = {**default, "dest": option.name, "help": option.help, **option.kind.argument}
+    return option.flags, keywords, False
+
+
+#: The chrF settings' flags, one per option of the table (`chrf._options`).
+CHRF_SETTINGS: list[Argument] = [setting_argument(option) for option in OPTIONS]
 
 STATISTICS: list[Argument] = [
     (

@@ -2,7 +2,8 @@
 `components`, `selftest`, `explain` and `report`) and the groups of options they share (the chrF
 settings; explain's and report's files and paired test). The typed results built from a parsed
 Namespace are `chrf.cli.options`; the scoring command's arguments are tables in
-`chrf.cli.arguments`, and each option's value type is `chrf.cli.values`.
+`chrf.cli.arguments`, and each option's value type is `chrf.cli.values` (the chrF settings':
+their kinds', in the option table, `chrf._options`).
 """
 
 from __future__ import annotations
