@@ -264,19 +264,9 @@ def test_ctrl_c_during_a_statistical_test_exits_130(test: list[str], tmp_path: P
         assert waited < LATENCY_BOUND, f"the command ended {waited:.2f} CPU-s after SIGINT"
 
 
-FORK_DURING_A_FIRST_ARRAY_CALL = """
-import os, sys, threading, time
-import chrf
-worker = threading.Thread(target=lambda: chrf.pairwise(["a b c"] * 20, ["a c d"] * 20))
-worker.start()
-time.sleep(float(sys.argv[1]))
-pid = os.fork()  # while the worker imports chrf's modules and NumPy, or makes NumPy ready
-if pid == 0:
-    try:
-        ok = chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
-    except BaseException:
-        os._exit(3)
-    os._exit(0 if ok else 2)
+#: The parent's end of the fork programs below: waits for the child (`pid`), then for the
+#: `worker` thread, and prints "ok", "failed STATUS" or, past the bound, "hung".
+THE_PARENT_WAITS = """
 deadline = time.monotonic() + 120  # a hang's bound: a busy machine may give the child little CPU
 while time.monotonic() < deadline:
     done, status = os.waitpid(pid, os.WNOHANG)
@@ -290,6 +280,24 @@ os.waitpid(pid, 0)
 worker.join()
 print("hung")
 """
+
+FORK_DURING_A_FIRST_ARRAY_CALL = (
+    """
+import os, sys, threading, time
+import chrf
+worker = threading.Thread(target=lambda: chrf.pairwise(["a b c"] * 20, ["a c d"] * 20))
+worker.start()
+time.sleep(float(sys.argv[1]))
+pid = os.fork()  # while the worker imports chrf's modules and NumPy, or makes NumPy ready
+if pid == 0:
+    try:
+        ok = chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
+    except BaseException:
+        os._exit(3)
+    os._exit(0 if ok else 2)
+"""
+    + THE_PARENT_WAITS
+)
 
 
 @POSIX_ONLY
@@ -308,7 +316,8 @@ def test_a_fork_during_another_threads_first_array_call_never_hangs() -> None:
         assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-2000:])
 
 
-FORK_DURING_FIRST_CALLS_IN_A_ROW = """
+FORK_DURING_FIRST_CALLS_IN_A_ROW = (
+    """
 import os, sys, threading, time
 import chrf
 def first_calls():
@@ -327,19 +336,9 @@ if pid == 0:
     except BaseException:
         os._exit(3)
     os._exit(0 if ok else 2)
-deadline = time.monotonic() + 120  # a hang's bound: a busy machine may give the child little CPU
-while time.monotonic() < deadline:
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done:
-        worker.join()
-        print("ok" if os.waitstatus_to_exitcode(status) == 0 else f"failed {status}")
-        sys.exit(0)
-    time.sleep(0.01)
-os.kill(pid, 9)
-os.waitpid(pid, 0)
-worker.join()
-print("hung")
 """
+    + THE_PARENT_WAITS
+)
 
 
 @POSIX_ONLY
