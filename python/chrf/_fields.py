@@ -105,12 +105,11 @@ class Option(Generic[Value]):
     signature: tuple[str, str, str | None] | None
 
     def __init__(self, *values: object) -> None:
-        object.__setattr__(self, "name", "")  # its attribute's, set by `fields`
+        # Its attribute's, set by `fields`: not by ``__set_name__``, in which CPython 3.11 turns
+        # a Ctrl-C into a RuntimeError.
+        object.__setattr__(self, "name", "")
         for field, value in zip(self._FIELDS, values, strict=True):
             object.__setattr__(self, field, value)
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        object.__setattr__(self, "name", name)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -145,9 +144,11 @@ def fields(declared: Declared) -> Declared:
     """Reads a class's `option` declarations, in their order, into its ``__options__``, and
     leaves each default as its class attribute. The class's constructor is its subclass's
     (`chrf._settings.Settings`), made by `constructor` from ``__options__``."""
-    options = tuple(value for value in vars(declared).values() if isinstance(value, Option))
-    for each in options:
-        setattr(declared, each.name, each.default)
+    named = {name: each for name, each in vars(declared).items() if isinstance(each, Option)}
+    for name, each in named.items():
+        object.__setattr__(each, "name", name)
+        setattr(declared, name, each.default)
+    options = tuple(named.values())
     match_args = tuple(each.name for each in options)  # type checkers make theirs alike
     for name, value in (("__options__", options), ("__match_args__", match_args)):
         setattr(declared, name, value)
