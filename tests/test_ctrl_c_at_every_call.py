@@ -16,7 +16,7 @@ import pytest
 
 from soak import moments
 
-HANG_BOUND = 120  # seconds: a busy machine may give the program little CPU
+HANG_BOUND = 120  # seconds, for each child: a busy machine may give one little CPU
 
 # A fresh interpreter that never imports chrf itself; each moment is tried in a forked child,
 # whose first call is its process's first. `PROGRAM ENTRY count` runs the entry once, traced,
@@ -24,8 +24,9 @@ HANG_BOUND = 120  # seconds: a busy machine may give the program little CPU
 # again mostly repeats a moment already tried); `PROGRAM ENTRY 3,17,...` interrupts a child at
 # each of those calls and prints what its first call gave and what its second returned.
 PROGRAM = r"""
-import importlib.util, json, os, sys
+import importlib.util, json, os, select, sys, time
 
+BOUND = float(sys.argv[3])  # a child's: a hang's
 PACKAGE = os.path.dirname(importlib.util.find_spec("chrf").origin)
 
 
@@ -65,10 +66,19 @@ def in_child(run):
         os.write(writer, json.dumps(report).encode())
         os._exit(0)
     os.close(writer)
-    with os.fdopen(reader, "rb") as pipe:
-        report = json.loads(pipe.read())
+    received = b""
+    deadline = time.monotonic() + BOUND
+    with os.fdopen(reader, "rb", buffering=0) as pipe:
+        while select.select([pipe], [], [], max(0, deadline - time.monotonic()))[0]:
+            block = pipe.read(1 << 16)
+            if not block:
+                break
+            received += block
+        else:
+            os.kill(pid, 9)
+            received = b'{"hung": true}'
     os.waitpid(pid, 0)
-    return report
+    return json.loads(received)
 
 
 def traced(first_call, interrupt_at):
@@ -120,12 +130,12 @@ ENTRIES = {
 }
 
 
-def run_program(*arguments: str) -> Any:
+def run_program(entry: str, asked: str, children: int) -> Any:
     done = subprocess.run(
-        [sys.executable, "-c", PROGRAM, *arguments],
+        [sys.executable, "-c", PROGRAM, entry, asked, str(HANG_BOUND)],
         capture_output=True,
         text=True,
-        timeout=HANG_BOUND,
+        timeout=HANG_BOUND * (children + 1),
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
@@ -145,7 +155,7 @@ def interrupted_as_it_should(entry: str, first: Any) -> bool:
 
 @pytest.mark.parametrize("entry", sorted(ENTRIES))
 def test_a_ctrl_c_at_any_call_of_the_first_call_is_a_keyboard_interrupt(entry: str) -> None:
-    report = run_program(entry, "count")
+    report = run_program(entry, "count", 1)
     counted = report["counted"]
     assert counted["first"] == ["returned", ENTRIES[entry]], counted
     assert counted["later"] == ENTRIES[entry], counted
@@ -156,7 +166,7 @@ def test_a_ctrl_c_at_any_call_of_the_first_call_is_a_keyboard_interrupt(entry: s
     # Every hook CPython calls itself (``__init__``, ``__set_name__``, ``__getattr__``...), where
     # it could turn the interrupt into something else; a spread of the other functions.
     chosen = sorted({*report["hooks"], *(points[at] for at in moments(len(points), 12))})
-    tried = run_program(entry, ",".join(map(str, chosen)))
+    tried = run_program(entry, ",".join(map(str, chosen)), len(chosen))
     assert len(tried) == len(chosen), tried
     for at, outcome in tried.items():
         assert interrupted_as_it_should(entry, outcome.get("first")), (at, outcome)
