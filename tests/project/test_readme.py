@@ -19,7 +19,7 @@ import pytest
 import chrf
 from chrf._options import BY_NAME
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Every page a user reads: the README and the documentation site's sources.
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 

@@ -21,7 +21,7 @@ from wmt import read_lines
 
 FIELDS = ("precision", "recall", "f_score")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def wmt_systems(wmt_dir: Path) -> tuple[list[Path], list[Path]]:

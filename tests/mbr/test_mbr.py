@@ -393,7 +393,7 @@ def test_aggregate_takes_weights_of_a_wider_range(impl: ModuleType) -> None:
 @pytest.mark.parametrize(
     ("weights", "message"),
     [
-        # Weights of any width are taken (tests/test_mbr_exact.py), but not of any span.
+        # Weights of any width are taken (tests/mbr/test_mbr_exact.py), but not of any span.
         ([Fraction(1, 2**70_000), 1, 1], r"weights span more than 2\*\*65536"),
         ([10**20_000, 1, 1], r"weights span more than 2\*\*65536"),
     ],

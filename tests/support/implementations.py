@@ -65,7 +65,7 @@ def error_of(
 def builtin_class(error: BaseException) -> type[BaseException]:
     """The built-in class an error is: ValueError of a `chrf.InputError`. The reference raises
     the built-in classes; the family's own classes and fields are tested on the compiled path
-    (tests/test_error_family.py)."""
+    (tests/api/test_error_family.py)."""
     return next(cls for cls in type(error).__mro__ if cls.__module__ == "builtins")
 
 

@@ -15,7 +15,7 @@ import pytest
 from test_cli import OURS, run
 from test_cli_failures import run_program
 
-BUNDLED = Path(__file__).parent / "data" / "wmt" / "generaltest2022.en-de"
+BUNDLED = Path(__file__).resolve().parents[1] / "data" / "wmt" / "generaltest2022.en-de"
 
 
 def lines(path: Path) -> list[str]:

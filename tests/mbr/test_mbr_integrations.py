@@ -18,7 +18,7 @@ import chrf
 
 pytestmark = pytest.mark.mbr_integrations
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 
 
 def sentences(wmt_dir: Path, count: int) -> list[str]:

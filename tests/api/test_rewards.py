@@ -1,6 +1,6 @@
 """chrf.rewards: TRL's reward functions and verl's compute_score, against chrf.sentence_scores,
 sacreBLEU 2.6.0 and, for the group reward, a brute-force oracle of exact fractions. No trainer
-is imported here: tests/test_rewards_trl.py runs a real GRPOTrainer step (integrations)."""
+is imported here: tests/api/test_rewards_trl.py runs a real GRPOTrainer step (integrations)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Seconds a server may take to start (import and bind) on a loaded machine.
 START_TIMEOUT = 60
 #: The process id of each running server, by base URL.

@@ -1,9 +1,9 @@
 """Out of memory is a MemoryError (the command line: `chrf: error: out of memory`) at every entry
 point, on every input kind: never an abort, a hang, a panic or a PanicException.
 
-`test_out_of_memory_sweep` runs a bounded sweep of `tests/oom_sweep.py` (every input kind and
-lowercasing, the resampling tests, the command line); `python3 tests/oom_sweep.py` is the long
-one. The test below it runs explain and compare on a larger corpus.
+`test_out_of_memory_sweep` runs a bounded sweep of `tests/support/oom_sweep.py` (every input kind
+and lowercasing, the resampling tests, the command line); `python3 tests/support/oom_sweep.py` is
+the long one. The test below it runs explain and compare on a larger corpus.
 
 Each entry point runs in a fresh interpreter (an abort or a hang there fails the test instead of
 the run) under address-space limits from a little above what the process already holds to well
@@ -97,7 +97,7 @@ QUICK_STEPS = 3
 QUICK_ROWS = 15_000
 
 #: Limits above what the process holds: from 1 MiB, 1.4 times apart (1.96 outside the long
-#: run, tests/soak.py), to 600 MiB (ample).
+#: run, tests/support/soak.py), to 600 MiB (ample).
 DELTAS = [int(MIB * 1.4**k) for k in range(0, 17, 1 if SOAK else 2)] + [600 * MIB]
 ENTRY_POINTS = ("explain", "compare_bs", "compare_ar")
 

@@ -35,7 +35,7 @@ def in_child(code: str) -> str:
         capture_output=True,
         text=True,
         timeout=300,
-        cwd=Path(__file__).parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert "panicked" not in done.stderr, done.stderr[-2000:]

@@ -104,7 +104,7 @@ def test_chrf_components_schema_prints_the_document() -> None:
 
 
 def held_cases() -> list[object]:
-    """The requests of tests/test_contract.py's validation-order test, and its example."""
+    """The requests of tests/api/test_contract.py's validation-order test, and its example."""
     marks = test_contract.test_the_first_failure_in_validation_order_is_reported.pytestmark
     return [case[0] for case in marks[0].args[1]] + [test_contract.EXAMPLE]
 

@@ -10,7 +10,7 @@ import pytest
 
 import chrf
 
-BENCHES = Path(__file__).resolve().parent.parent / "benches"
+BENCHES = Path(__file__).resolve().parents[2] / "benches"
 
 
 def test_bench_names_what_it_measures() -> None:

@@ -16,7 +16,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 import chrf
 from implementations import error_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HYPS = ["the cat  sat on the mat", "a dog"]
 REFS = ["the cat sat on a mat", "the dog"]
 

@@ -1,7 +1,7 @@
 """Arbitrary Python objects for the fuzz tests: what callers may throw at the package.
 
-Shared by tests/test_fuzz.py (hypothesis) and fuzz/python/fuzz_api.py (atheris). A drawn value
-is a *recipe*: `fresh(recipe)` builds a new object from it for every call, so that one-shot
+Shared by tests/oracles/test_fuzz.py (hypothesis) and fuzz/python/fuzz_api.py (atheris). A drawn
+value is a *recipe*: `fresh(recipe)` builds a new object from it for every call, so that one-shot
 iterators are full each time and each call's inputs can be checked for mutation on their own.
 """
 

@@ -1,6 +1,6 @@
 """The documentation's own checks: a short README for users, no lab notes in what users read or
 in code comments, a changelog and a contributing guide, the site's pages, and a docstring on
-every public name. (tests/test_readme.py runs the code the documents show.)"""
+every public name. (tests/project/test_readme.py runs the code the documents show.)"""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import yaml
 
 import chrf
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 USER_DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 

@@ -1,5 +1,5 @@
-"""One case of the out-of-memory sweep (`tests/oom_sweep.py`), in an interpreter of its own: each
-entry point is called once per margin under an address-space limit of the interpreter's size
+"""One case of the out-of-memory sweep (`tests/support/oom_sweep.py`), in an interpreter of its own:
+each entry point is called once per margin under an address-space limit of the interpreter's size
 plus the margin, and each outcome is printed as a JSON line as soon as it is known."""
 
 from __future__ import annotations

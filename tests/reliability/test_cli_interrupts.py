@@ -55,7 +55,7 @@ FINISHED_FIRST = 2
 
 def test_a_ctrl_c_during_start_up_is_one_line_and_130(small: Path) -> None:
     """The signal lands at up to 40 moments (a spread of them outside the long run,
-    tests/soak.py) from `main`'s start on: during its imports
+    tests/support/soak.py) from `main`'s start on: during its imports
     (NumPy's, the compiled core's, argparse's), the scoring, the output, the exit. Each run is
     either interrupted (one line, 130) or finished first (the whole output, 0)."""
     args = ["ref.txt", "-i", "hyp.txt", "-cw", "2"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Each integration module, the first framework it imports, and the extra that brings it (the
 #: first, so that the test means the same with the frameworks installed or not).
@@ -63,7 +63,7 @@ def test_an_integration_without_its_framework_names_its_extra(
 
 def test_the_evaluate_metric_ships_in_the_package() -> None:
     """``evaluate.load(chrf.evaluate_module())`` needs the metric's folder with its script named
-    after it (evaluate's rule for a local metric); tests/test_integrations.py loads it."""
+    after it (evaluate's rule for a local metric); tests/api/test_integrations.py loads it."""
     import chrf
 
     folder = Path(chrf.evaluate_module())

@@ -15,7 +15,7 @@ from chrf.rewards import ChrfReward, ConsensusReward, chrf_reward, compute_score
 
 pytestmark = pytest.mark.integrations
 
-DATA = Path(__file__).resolve().parent / "data" / "wmt" / "generaltest2022.en-de"
+DATA = Path(__file__).resolve().parents[1] / "data" / "wmt" / "generaltest2022.en-de"
 
 
 class Recorded(ChrfReward):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PERFORMANCE = ROOT / "docs" / "performance.md"
 MARKER = re.compile(
     r"<!-- produced by `(?P<command>[^`]+)` at (?P<commit>[0-9a-f]{7,40})(?P<rearranged>, "

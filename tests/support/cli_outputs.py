@@ -1,6 +1,6 @@
 """The command line's outputs on the bundled examples, recorded once (`python3
-tests/cli_outputs.py` writes `tests/data/cli_outputs.json`) and compared by
-tests/test_cli_outputs.py: a restructured command line prints the same bytes, the same errors
+tests/support/cli_outputs.py` writes `tests/data/cli_outputs.json`) and compared by
+tests/cli/test_cli_outputs.py: a restructured command line prints the same bytes, the same errors
 and exits with the same statuses."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORDED = ROOT / "tests" / "data" / "cli_outputs.json"
 
 REF, HYP = "examples/ref.txt", "examples/hyp.txt"

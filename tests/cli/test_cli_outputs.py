@@ -1,6 +1,7 @@
 """The command line prints what it printed before it was restructured: the outputs of
-tests/cli_outputs.py's commands on the bundled examples, recorded in tests/data/cli_outputs.json
-by the command line of commit 2f0e770 (stdout byte for byte, stderr, exit status)."""
+tests/support/cli_outputs.py's commands on the bundled examples, recorded in
+tests/data/cli_outputs.json by the command line of commit 2f0e770 (stdout byte for byte, stderr,
+exit status)."""
 
 from __future__ import annotations
 

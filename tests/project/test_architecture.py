@@ -4,14 +4,15 @@
 - no import cycle among the package's modules, imports inside functions counted (an import
   under ``if TYPE_CHECKING:`` never runs and is not);
 - no Python module over 400 lines; the binding's ``lib.rs`` at most 250 lines and no binding
-  file over 900 (chrf-core's files: tests/test_core_structure.py);
-- no circle among the Rust modules of either crate (chrf-core's: tests/test_core_structure.py),
-  and no module of the binding uses anything of its root, ``lib.rs``;
+  file over 900 (chrf-core's files: tests/project/test_core_structure.py);
+- no circle among the Rust modules of either crate (chrf-core's:
+  tests/project/test_core_structure.py), and no module of the binding uses anything of its root,
+  ``lib.rs``;
 - the command line reaches the scores through the service layer, not the internals, and its
   scoring walk from argv to the core is short and goes one way (`test_the_scoring_walk...`);
 - settings equal exactly when they score alike.
 
-Measurement logs in code comments are tests/test_docs.py's to find.
+Measurement logs in code comments are tests/project/test_docs.py's to find.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from test_core_structure import circles_of, cycles, read_crate
 
 import chrf
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "python" / "chrf"
 BINDING = ROOT / "rust" / "chrf-py" / "src"
 MAX_MODULE_LINES = 400
@@ -399,7 +400,7 @@ def test_the_tests_import_their_helpers_by_name_not_through_a_tests_package() ->
     pattern = re.compile(r"^\s*(?:from tests\b|import tests\b)|[\"']-m[\"'],\s*[\"']tests\.", re.M)
     found = [
         path.name
-        for path in sorted((ROOT / "tests").glob("*.py"))
+        for path in sorted((ROOT / "tests").rglob("*.py"))
         if pattern.search(path.read_text(encoding="utf-8"))
     ]
     assert found == []

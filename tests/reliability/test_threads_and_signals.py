@@ -20,7 +20,7 @@ import chrf
 from cli_program import HANG_BOUND, cpu_at_the_end, cpu_seconds, start
 from soak import SOAK, moments
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGINT are POSIX")
 
 LONG_CALLS = """

@@ -9,10 +9,10 @@ address space at that moment plus the margin (RLIMIT_AS), and lifted after the c
 or a hang there fails its case, not the run. The margins of each case are a geometric ladder
 whose phase differs from case to case, so that the cases together try many distinct limits.
 
-`tests/test_out_of_memory.py` runs a bounded sweep; the long one is this script:
+`tests/reliability/test_out_of_memory.py` runs a bounded sweep; the long one is this script:
 
-    python3 tests/oom_sweep.py                # every case, with and without RUST_BACKTRACE=1
-    python3 tests/oom_sweep.py --steps 40 --rows 100000 --jobs 4
+    python3 tests/support/oom_sweep.py        # every case, with and without RUST_BACKTRACE=1
+    python3 tests/support/oom_sweep.py --steps 40 --rows 100000 --jobs 4
 """
 
 from __future__ import annotations

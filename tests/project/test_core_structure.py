@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-CORE = Path(__file__).resolve().parent.parent / "rust" / "chrf-core" / "src"
+CORE = Path(__file__).resolve().parents[2] / "rust" / "chrf-core" / "src"
 MAX_LINES = 900
 
 Module = tuple[str, ...]

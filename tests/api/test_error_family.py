@@ -283,7 +283,7 @@ def test_fields_default_to_none() -> None:
 
 
 def test_every_reason_raised_is_documented() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     python = (root / "python" / "chrf").rglob("*.py")
     reasons = {r for path in python for r in re.findall(r'reason="([a-z_]+)"', path.read_text())}
     # errors.rs's own: the reason of each core error, the last of its (kind, argument, reason).
