@@ -9,7 +9,8 @@ work itself, a bootstrap's draws). An API call's latency runs from the signal to
 child catches KeyboardInterrupt (both read the system's monotonic clock); the command line's, to
 its exit. Prints a Markdown table: median and maximum latency per call, and the trials that
 ended otherwise (finished before the signal, wrong status, no exit within a minute).
-The tests only check a generous bound (tests/test_threads_and_signals.py); this measures.
+The tests only check a generous bound (tests/reliability/test_threads_and_signals.py); this
+measures.
 """
 
 from __future__ import annotations

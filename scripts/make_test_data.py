@@ -5,8 +5,8 @@
 SOURCE is the folder that holds the full sets' wmt/ (default: $CHRF_DATA, else the nearest
 shared/data beside the checkout). For each set of SETS it copies the first lines of the chosen
 systems and of every reference, byte for byte, and writes an expected.json of the same shape as
-the full sets' (tests/wmt.py reads both): corpus chrF and chrF++ with one reference, with all of
-them and with them reversed, signatures, corpus statistics, and sentence-level scores of the
+the full sets' (tests/support/wmt.py reads both): corpus chrF and chrF++ with one reference, with
+all of them and with them reversed, signatures, corpus statistics, and sentence-level scores of the
 first 50 segments and of the segments holding unusual characters, all computed by the real
 sacreBLEU 2.6.0 from the copied lines. The output is deterministic: running it again on the same
 source rewrites the same bytes.
@@ -78,7 +78,8 @@ def source_dir() -> Path:
 
 
 def read_lines(data: bytes) -> list[str]:
-    """tests/wmt.py's reading: strict UTF-8, BOM kept, one final newline dropped, split on \\n."""
+    """tests/support/wmt.py's reading: strict UTF-8, BOM kept, one final newline dropped, split
+    on \\n."""
     text = data.decode("utf-8")
     return (text[:-1] if text.endswith("\n") else text).split("\n")
 

@@ -16,7 +16,7 @@ from soak import SOAK
 
 # Every run, CI's included, tries 200 examples a property: each run draws new ones (no fixed
 # seed), so the runs add up, while 1,000 a property made them the largest part of CI's run.
-# The long run (CHRF_SOAK=1, tests/soak.py) tries 1,000.
+# The long run (CHRF_SOAK=1, tests/support/soak.py) tries 1,000.
 settings.register_profile("dev", max_examples=200, deadline=None)
 settings.register_profile(
     "soak",
@@ -62,8 +62,8 @@ if FULL is not None:
 
 @pytest.fixture(scope="session", params=WMT_DIRS)
 def wmt_dir(request: pytest.FixtureRequest) -> Path:
-    """A folder of WMT22 test sets (tests/wmt.py reads them): each test that takes it runs on the
-    bundled sets, and again on the full sets where they are present."""
+    """A folder of WMT22 test sets (tests/support/wmt.py reads them): each test that takes it runs
+    on the bundled sets, and again on the full sets where they are present."""
     path: Path = request.param
     return path
 
@@ -71,7 +71,7 @@ def wmt_dir(request: pytest.FixtureRequest) -> Path:
 @pytest.fixture(scope="session", params=IMPLEMENTATIONS)
 def impl(request: pytest.FixtureRequest) -> ModuleType:
     """The Python API, compiled (`chrf`) and pure Python (`chrf._reference`): each test that
-    takes it runs over both (tests/implementations.py). Session-scoped, so that hypothesis
+    takes it runs over both (tests/support/implementations.py). Session-scoped, so that hypothesis
     tests can take it."""
     module: ModuleType = request.param
     return module

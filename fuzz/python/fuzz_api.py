@@ -1,4 +1,4 @@
-"""atheris harness of the Python package: the fuzz tests of tests/test_fuzz.py, driven by
+"""atheris harness of the Python package: the fuzz tests of tests/oracles/test_fuzz.py, driven by
 libFuzzer's coverage-guided bytes instead of hypothesis's random ones, with wider bounds.
 
     python fuzz/python/fuzz_api.py [libFuzzer options] [CORPUS_DIR ...]
@@ -18,7 +18,9 @@ import tempfile
 from pathlib import Path
 
 os.environ.setdefault("CHRF_FUZZ_WIDE", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+# test_fuzz and the helpers it imports by name
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "oracles"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
 
 import atheris
 from hypothesis import HealthCheck, given, settings
