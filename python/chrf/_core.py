@@ -31,6 +31,7 @@ from chrf._chrf import (
     sentence_scores,
     set_thread_count,
     settle_before_fork,
+    smallest_integers,
     swapped_scores,
     thread_count,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "sentence_scores",
     "set_thread_count",
     "settle_before_fork",
+    "smallest_integers",
     "swapped_scores",
     "thread_count",
 ]

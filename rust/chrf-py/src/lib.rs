@@ -53,7 +53,7 @@ mod _chrf {
     }
 
     #[pymodule_export]
-    use crate::batch::{read_batch, Batch};
+    use crate::batch::{read_batch, smallest_integers, Batch};
     #[pymodule_export]
     use crate::config::Config;
     #[pymodule_export]
