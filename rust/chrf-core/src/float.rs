@@ -210,7 +210,12 @@ pub(crate) fn compute_f_score<T: FScoreNumber, O: OrderValues<T>>(
     let mut means = FloatMeans::new(settings);
     // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
     runs.into_iter().for_each(|(order, repeat)| {
-        means.add(repeat, order.is_effective(), || order.precision_recall(), f);
+        means.add(
+            repeat,
+            || order.is_effective(),
+            || order.precision_recall(),
+            f,
+        );
     });
 
     if let Some(eps_score) = means.percent_f() {

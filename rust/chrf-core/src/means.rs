@@ -64,19 +64,23 @@ impl<T: Term> FloatMeans<T> {
         }
     }
 
-    /// The next `repeat` orders, equal: `effective` or not, of precision and recall
+    /// The next `repeat` orders, equal: `effective()` or not, of precision and recall
     /// `precision_recall()` and F `f(precision, recall)`, each asked for only where a mean
-    /// takes it (without eps smoothing, only for effective orders).
+    /// takes it (without eps smoothing, only for effective orders; nothing of an empty run).
     #[inline]
     pub(crate) fn add(
         &mut self,
         repeat: usize,
-        effective: bool,
+        effective: impl FnOnce() -> bool,
         precision_recall: impl FnOnce() -> (T, T),
         f: impl FnOnce(T, T) -> T,
     ) {
         self.orders += repeat;
-        if repeat == 0 || !(effective || self.eps_smoothing) {
+        if repeat == 0 {
+            return;
+        }
+        let effective = effective();
+        if !(effective || self.eps_smoothing) {
             return;
         }
         let (precision, recall) = precision_recall();
@@ -246,12 +250,12 @@ mod tests {
         s.eps_smoothing = true;
         let (mut run, mut single) = (FloatMeans::<f64>::new(&s), FloatMeans::<f64>::new(&s));
         let values = || (0.1, 0.7);
-        run.add(3, true, values, |p, r| p * r);
-        run.add(1, false, values, |_, _| 1e-16);
+        run.add(3, || true, values, |p, r| p * r);
+        run.add(1, || false, values, |_, _| 1e-16);
         for _ in 0..3 {
-            single.add(1, true, values, |p, r| p * r);
+            single.add(1, || true, values, |p, r| p * r);
         }
-        single.add(1, false, values, |_, _| 1e-16);
+        single.add(1, || false, values, |_, _| 1e-16);
         assert_eq!(run.percent_f(), single.percent_f());
         assert_eq!(run.precision_recall(), single.precision_recall());
         let (mut exact_run, mut exact_single) = (ExactMeans::new(&s), ExactMeans::new(&s));
