@@ -13,15 +13,14 @@ import pytest
 
 import chrf
 from chrf import _core
+from chrf._options import FIELDS
 
 
 def config_of(**changed: Any) -> _core.Config:
     """The binding's Config of the default settings with ``changed`` attributes, bypassing the
     Python checks so that the core's own are reached."""
     settings = chrf.Settings()
-    names = ("char_order", "word_order", "lowercase", "include_whitespace", "averaging")
-    names += ("eps_smoothing", "count_hyp_without_ref", "factor", "one_plus_factor")
-    names += ("beta_ratio", "beta_is_fraction")
+    names = (*FIELDS, "factor", "one_plus_factor", "beta_ratio", "beta_is_fraction")
     attributes = {name: getattr(settings, name) for name in names}
     return _core.Config(SimpleNamespace(**{**attributes, **changed}))
 

@@ -14,7 +14,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 
-use crate::{ChrfError, Settings};
+use crate::{Averaging, ChrfError, Settings};
 
 /// A number the float means sum: a Python float, or one of sacreBLEU's bootstrap scalars.
 pub(crate) trait Term:
@@ -152,9 +152,12 @@ impl SentenceFMeans {
     }
 }
 
-/// The exact sums of the means: precision and recall over the effective orders, F over all
-/// orders (an order without F counting 0). Every order of the settings is fed, in sequence.
+/// The exact sums of the means: precision and recall over the effective orders, and, under
+/// `per_order_f` averaging, F over all orders (an order without F counting 0). Every order of
+/// the settings is fed, in sequence.
 pub(crate) struct ExactMeans {
+    /// Whether the mean of F is taken: its sums are exact fractions, costly to add for nothing.
+    mean_f: bool,
     order_count: usize,
     /// The orders passed so far.
     orders: usize,
@@ -167,6 +170,7 @@ pub(crate) struct ExactMeans {
 impl ExactMeans {
     pub(crate) fn new(settings: &Settings) -> Self {
         Self {
+            mean_f: settings.averaging == Averaging::PerOrderF,
             order_count: settings.order_count(),
             orders: 0,
             effective: 0,
@@ -189,7 +193,7 @@ impl ExactMeans {
             1 => *sum += value,
             _ => *sum += value * integer(repeat),
         };
-        if let Some(f) = f {
+        if let Some(f) = f.filter(|_| self.mean_f) {
             add(&mut self.f, f);
         }
         if let Some((precision, recall)) = precision_recall {
@@ -214,7 +218,7 @@ impl ExactMeans {
     }
 
     /// The mean F over all the settings' orders (spec §1.6: ΣF / (char_order + word_order)),
-    /// once every one of them has been fed.
+    /// once every one of them has been fed; 0 unless the averaging is `per_order_f`.
     pub(crate) fn f(&self) -> Result<BigRational, ChrfError> {
         if self.orders != self.order_count {
             return Err(ChrfError::OrderCountMismatch {
@@ -258,6 +262,7 @@ mod tests {
         single.add(1, || false, values, |_, _| 1e-16);
         assert_eq!(run.percent_f(), single.percent_f());
         assert_eq!(run.precision_recall(), single.precision_recall());
+        s.averaging = Averaging::PerOrderF;
         let (mut exact_run, mut exact_single) = (ExactMeans::new(&s), ExactMeans::new(&s));
         let (p, r, f) = (ratio(1, 3), ratio(1, 2), ratio(5, 14));
         exact_run.add(3, Some(&f), Some((&p, &r)));
@@ -273,7 +278,9 @@ mod tests {
 
     #[test]
     fn the_exact_f_mean_is_over_every_order_of_the_settings() {
-        let mut means = ExactMeans::new(&settings(2, 1));
+        let mut s = settings(2, 1);
+        s.averaging = Averaging::PerOrderF;
+        let mut means = ExactMeans::new(&s);
         means.add(2, Some(&ratio(1, 2)), None);
         let short = ChrfError::OrderCountMismatch {
             expected: 3,
