@@ -288,6 +288,11 @@ impl Settings {
         self.char_order + self.word_order
     }
 
+    /// Whether the score is the mean of the per-order F (`per_order_f` averaging, spec §1.6).
+    pub fn averages_f(&self) -> bool {
+        self.averaging == Averaging::PerOrderF
+    }
+
     /// Refuses settings that have no exact score: eps smoothing is defined on floats only.
     pub fn check_exact(&self) -> Result<(), SettingsRule> {
         if self.eps_smoothing {
