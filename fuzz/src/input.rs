@@ -177,7 +177,7 @@ pub enum BetaInput {
 }
 
 impl BetaInput {
-    pub fn build(&self) -> std::result::Result<Beta, chrf_core::ChrfError> {
+    pub fn build(&self) -> std::result::Result<Beta, chrf_core::SettingsRule> {
         match *self {
             Self::Integer(beta) => Beta::integer(u32::from(beta)),
             Self::Ratio(p, q) => Beta::exact(ratio(i64::from(p), u64::from(q))),

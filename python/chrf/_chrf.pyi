@@ -17,7 +17,6 @@ __all__ = [
     "__version__",
     "components_of",
     "corpus_score",
-    "hold_numpy_for_fork",
     "import_numpy",
     "listed",
     "max_thread_count",
@@ -31,6 +30,8 @@ __all__ = [
     "sentence_score",
     "sentence_scores",
     "set_thread_count",
+    "settle_before_fork",
+    "smallest_integers",
     "swapped_scores",
     "thread_count",
 ]
@@ -120,7 +121,8 @@ def swapped_scores(
 def thread_count() -> int: ...
 def set_thread_count(threads: int | None, /) -> None: ...
 def max_thread_count() -> int: ...
-def hold_numpy_for_fork() -> None: ...
+def settle_before_fork() -> None: ...
+def smallest_integers(ratios: list[tuple[int, int]]) -> list[int]: ...
 def import_numpy(module: str) -> None: ...
 def release_numpy_after_fork() -> None: ...
 

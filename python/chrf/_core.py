@@ -17,7 +17,6 @@ from chrf._chrf import (
     Corpus,
     components_of,
     corpus_score,
-    hold_numpy_for_fork,
     import_numpy,
     listed,
     max_thread_count,
@@ -31,6 +30,8 @@ from chrf._chrf import (
     sentence_score,
     sentence_scores,
     set_thread_count,
+    settle_before_fork,
+    smallest_integers,
     swapped_scores,
     thread_count,
 )
@@ -46,7 +47,6 @@ __all__ = [
     "NgramLists",
     "components_of",
     "corpus_score",
-    "hold_numpy_for_fork",
     "import_numpy",
     "listed",
     "max_thread_count",
@@ -60,6 +60,8 @@ __all__ = [
     "sentence_score",
     "sentence_scores",
     "set_thread_count",
+    "settle_before_fork",
+    "smallest_integers",
     "swapped_scores",
     "thread_count",
 ]

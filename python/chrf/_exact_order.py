@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from chrf import _service
 from chrf._inputs import as_list
-from chrf._weights import smallest_integers
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,7 +59,7 @@ class ExactOrder:
             weights = (
                 [1] * count
                 if self.weights is None
-                else smallest_integers(self.weights, count, "weights")
+                else _service.smallest_integers(self.weights, count)
             )
             for (_, i), row in zip(chunk, rows.tolist(), strict=True):
                 total = sum(w * _units(score) for w, score in zip(weights, row, strict=True))

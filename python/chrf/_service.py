@@ -52,6 +52,7 @@ __all__ = [
     "sentence_score_list",
     "sentence_scores",
     "sentence_scores_of",
+    "smallest_integers",
     "statistics",
 ]
 
@@ -185,6 +186,12 @@ def expected_utility_batched(
     return batch.expected_utility(
         settings.compiled, item_weights(weights, batch.reference_counts, True, exact_ratios)
     )
+
+
+def smallest_integers(weights: object, count: int) -> list[int]:
+    """``weights`` (one per reference, ``count`` of them) as the smallest integers in the same
+    proportions: the core's scaling, as reference aggregation and the expected utility use it."""
+    return _core.smallest_integers(exact_ratios(weights, count, "weights"))
 
 
 def bootstrap(

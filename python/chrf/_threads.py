@@ -139,7 +139,7 @@ _held_imports: list[bool] = []
 
 
 def _hold_imports() -> None:
-    _core.hold_numpy_for_fork()
+    _core.settle_before_fork()
     _imp.acquire_lock()  # no module lock can be taken meanwhile
     _held_imports.append(True)
 

@@ -290,7 +290,7 @@ def test_every_reason_raised_is_documented() -> None:
     mapping = (root / "rust" / "chrf-py" / "src" / "errors.rs").read_text()
     reasons |= set(re.findall(r', "([a-z_]+)"\)', mapping))
     # chrf-core's settings rules carry their own reason codes (`SettingsRule::reason`).
-    rules = (root / "rust" / "chrf-core" / "src" / "error.rs").read_text()
+    rules = (root / "rust" / "chrf-core" / "src" / "settings.rs").read_text()
     reasons |= set(re.findall(r'=> "([a-z_]+)",', rules))
     assert "orders_both_zero" in reasons  # the patterns find what they look for
     documented = (root / "docs" / "python-api.md").read_text()

@@ -1,6 +1,7 @@
-"""Each rule of chrf-core's settings (`SettingsRule`, rust/chrf-core/src/error.rs) reaches
-Python as its error class with its `argument` and `reason`, mapped from the rule itself in
-rust/chrf-py/src/errors.rs, and its message unchanged."""
+"""Each rule of chrf-core's settings (`SettingsRule`, rust/chrf-core/src/settings.rs, with its
+message, reason and argument) reaches Python as its error class with its `argument` and
+`reason`, mapped alike for every rule in rust/chrf-py/src/errors.rs, and its message
+unchanged."""
 
 from __future__ import annotations
 
@@ -12,15 +13,14 @@ import pytest
 
 import chrf
 from chrf import _core
+from chrf._options import FIELDS
 
 
 def config_of(**changed: Any) -> _core.Config:
     """The binding's Config of the default settings with ``changed`` attributes, bypassing the
     Python checks so that the core's own are reached."""
     settings = chrf.Settings()
-    names = ("char_order", "word_order", "lowercase", "include_whitespace", "averaging")
-    names += ("eps_smoothing", "count_hyp_without_ref", "factor", "one_plus_factor")
-    names += ("beta_ratio", "beta_is_fraction")
+    names = (*FIELDS, "factor", "one_plus_factor", "beta_ratio", "beta_is_fraction")
     attributes = {name: getattr(settings, name) for name in names}
     return _core.Config(SimpleNamespace(**{**attributes, **changed}))
 
@@ -84,6 +84,20 @@ RULES = [
         "out_of_range",
         "per_order_f averaging takes reference aggregation's weights only as integers below "
         "2**64 in the same proportions",
+    ),
+    (
+        lambda: _core.components_of(config_of(eps_smoothing=True), [(1, 1, 1)] * 6),
+        chrf.SettingsError,
+        "eps_smoothing",
+        "no_exact_form",
+        "eps_smoothing is a float-only mode with no exact fraction; use the float score",
+    ),
+    (
+        lambda: _core.smallest_integers([(0, 1), (0, 3)]),
+        chrf.InputError,
+        "weights",
+        "all_zero",
+        "weights must not all be zero",
     ),
 ]
 

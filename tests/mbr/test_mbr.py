@@ -21,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chrf
-from chrf import _reference
-from chrf._weights import binary_weights
+from chrf import _reference, _service
+from chrf._reference.weights import binary_weights, smallest_integers
 from implementations import error_of, sized
 from strategies import chrf_settings, texts
 
@@ -427,6 +427,17 @@ def test_wide_weights_in_batches_are_the_items_one_by_one(impl: ModuleType) -> N
     batched = impl.expected_utility_batched(pools, pools, weights)
     for b, pool in enumerate(pools):
         assert batched[b].tolist() == impl.expected_utility(pool, pool, weights[b]).tolist()
+
+
+@given(weights=st.one_of(weight_lists, wide_weight_lists))
+def test_the_cores_smallest_integers_are_the_references(weights: list[Any]) -> None:
+    # The exact MBR choice sums its weights as the core scales them: no scaling of its own.
+    if not any(weights):
+        with pytest.raises(chrf.InputError, match="weights must not all be zero"):
+            _service.smallest_integers(weights, len(weights))
+        return
+    expected = smallest_integers(weights, len(weights), "weights")
+    assert _service.smallest_integers(weights, len(weights)) == expected
 
 
 def test_weights_below_2_64_reach_the_core_unshifted() -> None:

@@ -99,6 +99,18 @@ def test_only_the_boundary_modules_import_the_compiled_core() -> None:
     assert importers <= {"chrf._core", "chrf._service"}
 
 
+def test_weights_are_scaled_by_the_core_alone() -> None:
+    # The core scales weights to integers (rust/chrf-core/src/batch/scaling.rs), for the exact
+    # MBR choice as well; Python's own scaling is the reference's, which the core is held to.
+    pattern = re.compile(r"\bmath\.(lcm|gcd)\b|\bdef binary_weights\b")
+    scaling = {
+        path.relative_to(ROOT).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    }
+    assert scaling == {"python/chrf/_reference/weights.py"}
+
+
 def test_the_python_modules_import_no_circle() -> None:
     graph = import_graph()
     edges = {(a, b) for a, targets in graph.items() for b in targets if b in MODULES}
@@ -266,18 +278,28 @@ OPTION_PLACES = {
 #: The most files each option's name may be spelled in. Beyond the declarations and texts above
 #: (6), every option is spelled where it is used: the core's computations and their tests, the
 #: independent reference implementation (python/chrf/_reference), and, for averaging, the JSON
-#: contract's own field, a docstring, and the message of chrf-core's rule refusing wide weights
-#: with per_order_f averaging, among the crate's other messages in error.rs since the rules
-#: became structured (14 files; 16 while the signature and the drop-in's keyword arguments
-#: spelled it, 17 before the table). eps_smoothing, a
-#: float-only mode, is also refused by name where no float exists (the exact entry points,
-#: --breakdown, comparisons, statistics) and is the name of evaluate's, mbrs' and mbr's own
-#: argument in the three integrations' signatures, and the binding's errors.rs names it as the
-#: `.argument` of chrf-core's refusal, which carries no field of its own yet (24; 25 before).
+#: contract's own field and a docstring (13 files; 14 while the rules' messages sat in error.rs
+#: apart from the settings, 16 while the signature and the drop-in's keyword arguments spelled
+#: it, 17 before the table). eps_smoothing, a float-only mode, is also refused by name where no
+#: float exists (the exact entry points, --breakdown, comparisons, statistics), is the name of
+#: evaluate's, mbrs' and mbr's own argument in the three integrations' signatures, and decides
+#: which orders the core's means take (means.rs) (23; 24 while error.rs held its refusal's
+#: message and the binding's errors.rs named its argument, 25 before).
 #: count_hyp_without_ref is the core's rule in each counting path (10; 11 while Settings' fields
 #: were written out in chrf._settings besides the table, 14 while the signature and the drop-in
 #: spelled it).
-MAX_OPTION_FILES = {"averaging": 14, "eps_smoothing": 24, "count_hyp_without_ref": 10}
+MAX_OPTION_FILES = {"averaging": 13, "eps_smoothing": 23, "count_hyp_without_ref": 10}
+
+
+def test_the_binding_raises_every_settings_rule_alike() -> None:
+    # A rule of chrf-core's settings brings its message, reason and argument (settings.rs): the
+    # binding names no rule, so a new option's rules need no line of it.
+    binding = ROOT / "rust" / "chrf-py" / "src"
+    naming = [p.name for p in binding.glob("*.rs") if "SettingsRule::" in p.read_text("utf-8")]
+    assert naming == []
+    rules = (ROOT / "rust" / "chrf-core" / "src" / "settings.rs").read_text(encoding="utf-8")
+    assert "pub fn argument(self)" in rules
+    assert "enum SettingsRule" in rules
 
 
 def files_spelling(name: str) -> set[str]:

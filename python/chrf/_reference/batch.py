@@ -14,8 +14,9 @@ from chrf._inputs import Texts
 from chrf._keywords import entry_point
 from chrf._reference.metric import aggregate_scores, sentence_score
 from chrf._reference.texts import Items, batch_items
+from chrf._reference.weights import binary_weights
 from chrf._settings import Options, Settings, settings_of
-from chrf._weights import Weights, binary_weights
+from chrf._weights import Weights
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -11,6 +11,7 @@ use std::ops::{Add, Div, Mul, Sub};
 use rayon::prelude::*;
 
 use crate::float::{compute_f_score, FScoreNumber, OrderTerms, EPS};
+use crate::means::Term;
 use crate::memory;
 use crate::pool::Interrupt;
 use crate::{ChrfError, Settings};
@@ -66,10 +67,13 @@ impl Scalar {
     }
 }
 
-impl FScoreNumber for Scalar {
+impl Term for Scalar {
     fn python(value: f64) -> Self {
         Python(value)
     }
+}
+
+impl FScoreNumber for Scalar {
     fn beta_term(value: f64, fraction: bool) -> Self {
         if fraction {
             Fraction(value)

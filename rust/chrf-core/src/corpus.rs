@@ -122,7 +122,7 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
                 .try_for_each(|(i, slot)| {
                     interrupt.check()?;
                     *slot = value_of(i)?;
-                    Ok(())
+                    Ok::<(), ChrfError>(())
                 })
         })??;
         Ok(out)

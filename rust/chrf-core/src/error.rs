@@ -2,71 +2,7 @@
 
 use std::fmt;
 
-/// A rule of the settings that a value broke: each has one message, shown by every entry point,
-/// and a stable machine-readable reason code (the Python error's `reason`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SettingsRule {
-    /// β given as a rational below 0.
-    BetaNegative,
-    /// β given as a ratio of denominator 0.
-    BetaDenominatorZero,
-    /// β² given below 0.
-    BetaSquaredNegative,
-    /// β² as a float is NaN or below 0.
-    BetaFactorInvalid,
-    /// 1 + β² as a float is below 1 or below β².
-    OnePlusFactorInvalid,
-    /// β² overflows a float: no float score can be computed with it.
-    BetaTooLargeForFloat,
-    /// Neither character nor word n-grams.
-    OrdersBothZero,
-    /// More orders than a `usize` counts.
-    OrderCountOverflow,
-    /// Reference aggregation's weights are all 0.
-    WeightsAllZero,
-    /// Reference aggregation with per-order F averaging and weights of 64 bits or more.
-    WideWeightsPerOrderF,
-}
-
-impl SettingsRule {
-    /// The rule's message.
-    pub fn message(self) -> &'static str {
-        match self {
-            Self::BetaNegative => "beta must not be negative",
-            Self::BetaDenominatorZero => "beta's denominator must not be 0",
-            Self::BetaSquaredNegative => "beta ** 2 must not be negative",
-            Self::BetaFactorInvalid => {
-                "beta ** 2 must be a float of at least 0 (or +inf) for the float score"
-            }
-            Self::OnePlusFactorInvalid => "1 + beta ** 2 must be at least 1 and at least beta ** 2",
-            Self::BetaTooLargeForFloat => {
-                "beta ** 2 is too large for a float score (exact components take any beta)"
-            }
-            Self::OrdersBothZero => "char_order and word_order must not both be 0",
-            Self::OrderCountOverflow => "char_order + word_order must fit in a usize",
-            Self::WeightsAllZero => "weights must not all be zero",
-            Self::WideWeightsPerOrderF => {
-                "per_order_f averaging takes reference aggregation's weights only as integers \
-                 below 2**64 in the same proportions"
-            }
-        }
-    }
-
-    /// The rule's stable reason code.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Self::BetaNegative | Self::BetaSquaredNegative => "negative",
-            Self::OrdersBothZero => "orders_both_zero",
-            Self::WeightsAllZero => "all_zero",
-            Self::BetaDenominatorZero
-            | Self::BetaFactorInvalid
-            | Self::OnePlusFactorInvalid
-            | Self::BetaTooLargeForFloat
-            | Self::OrderCountOverflow
-            | Self::WideWeightsPerOrderF => "out_of_range",
-        }
-    }
-}
+use crate::settings::SettingsRule;
 
 /// Why a computation was refused. Each variant names what the caller has to change.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,8 +44,6 @@ pub enum ChrfError {
     OrderCountMismatch { expected: usize, found: usize },
     /// A count does not fit in 128 bits.
     CountOverflow,
-    /// `eps_smoothing` is defined on floats only; it has no exact fraction.
-    EpsSmoothingHasNoExactForm,
     /// The direct and the harmonic form of an F-β value disagree: an arithmetic defect.
     CrossCheckFailed(String),
     /// A buffer of `bytes` bytes could not be allocated: the input is too large for the memory
@@ -173,9 +107,6 @@ impl fmt::Display for ChrfError {
                 "statistics hold {found} orders where {expected} were expected"
             ),
             Self::CountOverflow => f.write_str("an n-gram count exceeds 2**128 - 1"),
-            Self::EpsSmoothingHasNoExactForm => f.write_str(
-                "eps_smoothing is a float-only mode with no exact fraction; use the float score",
-            ),
             Self::CrossCheckFailed(what) => write!(
                 f,
                 "internal arithmetic cross-check failed for {what}; please report this"
@@ -190,6 +121,12 @@ impl fmt::Display for ChrfError {
 }
 
 impl std::error::Error for ChrfError {}
+
+impl From<SettingsRule> for ChrfError {
+    fn from(rule: SettingsRule) -> Self {
+        Self::InvalidSettings(rule)
+    }
+}
 
 impl ChrfError {
     /// [`ChrfError::WeightCount`] unless there is one weight per reference.
@@ -210,65 +147,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_rule_has_its_message_and_reason() {
-        // The Python package's tests and users match on these texts and codes.
-        let cases = [
-            (
-                SettingsRule::BetaNegative,
-                "beta must not be negative",
-                "negative",
-            ),
-            (
-                SettingsRule::BetaDenominatorZero,
-                "beta's denominator must not be 0",
-                "out_of_range",
-            ),
-            (
-                SettingsRule::BetaSquaredNegative,
-                "beta ** 2 must not be negative",
-                "negative",
-            ),
-            (
-                SettingsRule::BetaFactorInvalid,
-                "beta ** 2 must be a float of at least 0 (or +inf) for the float score",
-                "out_of_range",
-            ),
-            (
-                SettingsRule::OnePlusFactorInvalid,
-                "1 + beta ** 2 must be at least 1 and at least beta ** 2",
-                "out_of_range",
-            ),
-            (
-                SettingsRule::BetaTooLargeForFloat,
-                "beta ** 2 is too large for a float score (exact components take any beta)",
-                "out_of_range",
-            ),
-            (
-                SettingsRule::OrdersBothZero,
-                "char_order and word_order must not both be 0",
-                "orders_both_zero",
-            ),
-            (
-                SettingsRule::OrderCountOverflow,
-                "char_order + word_order must fit in a usize",
-                "out_of_range",
-            ),
-            (
-                SettingsRule::WeightsAllZero,
-                "weights must not all be zero",
-                "all_zero",
-            ),
-            (
-                SettingsRule::WideWeightsPerOrderF,
-                "per_order_f averaging takes reference aggregation's weights only as integers \
-                 below 2**64 in the same proportions",
-                "out_of_range",
-            ),
-        ];
-        for (rule, message, reason) in cases {
-            assert_eq!(ChrfError::InvalidSettings(rule).to_string(), message);
-            assert_eq!(rule.reason(), reason);
-        }
+    fn a_settings_rule_is_shown_by_its_own_message() {
+        let rule = SettingsRule::OrdersBothZero;
+        assert_eq!(ChrfError::from(rule), ChrfError::InvalidSettings(rule));
+        assert_eq!(ChrfError::from(rule).to_string(), rule.message());
     }
 
     #[test]

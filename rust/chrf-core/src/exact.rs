@@ -5,6 +5,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::means::ExactMeans;
 use crate::stats::Run;
 use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
@@ -50,9 +51,7 @@ pub struct Components {
 
 /// The exact components of the given statistics.
 pub fn components(stats: &Statistics, settings: &Settings) -> Result<Components, ChrfError> {
-    if settings.eps_smoothing {
-        return Err(ChrfError::EpsSmoothingHasNoExactForm);
-    }
+    settings.check_exact()?;
     if stats.orders().len() != settings.order_count() {
         return Err(ChrfError::OrderCountMismatch {
             expected: settings.order_count(),
@@ -70,19 +69,20 @@ pub fn components(stats: &Statistics, settings: &Settings) -> Result<Components,
         .map(|(index, counts)| order_components(index, *counts, settings, &mut fbeta))
         .collect::<Result<Vec<_>, _>>()?;
 
-    let effective: Vec<&OrderComponents> = orders.iter().filter(|o| o.effective).collect();
-    let (average_precision, average_recall) = averages(&effective);
+    let mut means = ExactMeans::new(settings);
+    for order in &orders {
+        let precision_recall = order.precision.as_ref().zip(order.recall.as_ref());
+        means.add(1, order.f_score.as_ref(), precision_recall);
+    }
+    let (average_precision, average_recall) = means.precision_recall();
     let fraction = match settings.averaging {
         Averaging::PrecisionRecall => {
             fbeta.apply(&average_precision, &average_recall, "the score")?
         }
-        Averaging::PerOrderF => {
-            let total: BigRational = orders.iter().filter_map(|o| o.f_score.as_ref()).sum();
-            total / integer(orders.len())
-        }
+        Averaging::PerOrderF => means.f()?,
     };
     Ok(Components {
-        effective_order_count: effective.len(),
+        effective_order_count: means.effective(),
         orders,
         average_precision,
         average_recall,
@@ -102,20 +102,18 @@ pub(crate) fn per_order_f_score(
         beta_squared: settings.beta.squared(),
         checked: false,
     };
-    let (mut total, mut order_count) = (BigRational::zero(), 0);
+    let mut means = ExactMeans::new(settings);
     for (counts, repeat) in runs {
-        order_count += repeat;
         if repeat > 0 && counts.hypothesis > 0 && counts.reference > 0 {
             let ratio =
                 |total: Count| BigRational::new(BigInt::from(counts.matching), BigInt::from(total));
             let (p, r) = (ratio(counts.hypothesis), ratio(counts.reference));
-            total += fbeta.apply(&p, &r, "a per-order F")? * integer(repeat);
+            means.add(repeat, Some(&fbeta.apply(&p, &r, "a per-order F")?), None);
+        } else {
+            means.add(repeat, None, None);
         }
     }
-    if order_count == 0 {
-        return Ok(BigRational::zero());
-    }
-    Ok(total / integer(order_count) * integer(100))
+    Ok(means.f()? * integer(100))
 }
 
 fn order_components(
@@ -147,18 +145,6 @@ fn order_components(
         recall,
         f_score,
     })
-}
-
-/// Mean precision and recall over the effective orders, both 0 when there is none.
-fn averages(effective: &[&OrderComponents]) -> (BigRational, BigRational) {
-    if effective.is_empty() {
-        return (BigRational::zero(), BigRational::zero());
-    }
-    let k = integer(effective.len());
-    let sum = |pick: fn(&OrderComponents) -> &Option<BigRational>| -> BigRational {
-        effective.iter().filter_map(|o| pick(o).as_ref()).sum()
-    };
-    (sum(|o| &o.precision) / &k, sum(|o| &o.recall) / &k)
 }
 
 /// F-β computed directly and, wherever it is defined, again through the harmonic form.
@@ -347,7 +333,9 @@ mod tests {
         s.eps_smoothing = true;
         assert_eq!(
             components(&Statistics::zeros(6), &s),
-            Err(ChrfError::EpsSmoothingHasNoExactForm)
+            Err(ChrfError::InvalidSettings(
+                crate::SettingsRule::EpsSmoothingHasNoExactForm
+            ))
         );
     }
 

@@ -4,13 +4,12 @@
 //! and Rust's `f64` operations are the same operations (Rust never fuses a multiply-add on its
 //! own). Doing them in the same order on the same inputs therefore gives the same bits.
 
-use std::ops::{Add, Div, Mul};
-
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
 use crate::exact::per_order_f_score;
+use crate::means::{FloatMeans, SentenceFMeans, Term};
 use crate::stats::Run;
 use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
@@ -74,25 +73,22 @@ pub(crate) fn selection_score(
 }
 
 /// chrF++.py's `sentF` (on 0..1), in its float operations: the F of every order with a match,
-/// character orders summed, word orders summed, the two sums added and divided by the number of
-/// orders. (An order without a match adds nothing there, as 0.0 adds nothing here.)
+/// averaged as [`SentenceFMeans`] does. (An order without a match adds nothing there, as 0.0
+/// adds nothing here.)
 fn chrfpp_sentence_f(runs: impl IntoIterator<Item = Run>, settings: &Settings) -> f64 {
     let (factor, one_plus_factor) = (settings.beta.factor(), settings.beta.one_plus_factor());
-    let (mut sums, mut order) = ([0.0f64; 2], 0usize);
+    let mut means = SentenceFMeans::new(settings);
     for (counts, repeat) in runs {
         if counts.matching == 0 {
-            order += repeat; // the long runs of empty orders past a segment's length
+            means.add(repeat, None);
             continue;
         }
         let precision = true_division(counts.matching, counts.hypothesis);
         let recall = true_division(counts.matching, counts.reference);
         let f = one_plus_factor * precision * recall / (factor * precision + recall);
-        for _ in 0..repeat {
-            sums[usize::from(order >= settings.char_order())] += f;
-            order += 1;
-        }
+        means.add(repeat, Some(f));
     }
-    (sums[0] + sums[1]) / settings.order_count() as f64
+    means.mean()
 }
 
 /// sacreBLEU's score (0..100) of the given statistics: `CHRF._compute_f_score`.
@@ -115,11 +111,7 @@ pub(crate) fn sacrebleu_score_of_runs(
 /// The numbers sacreBLEU's `_compute_f_score` computes with: Python floats ([`f64`]) on
 /// integer statistics, NumPy float32 scalars meeting Python floats
 /// ([`Scalar`](crate::bootstrap::Scalar)) on the bootstrap's float32 sums.
-pub(crate) trait FScoreNumber:
-    Copy + Add<Output = Self> + Mul<Output = Self> + Div<Output = Self>
-{
-    /// A Python float literal of the formula.
-    fn python(value: f64) -> Self;
+pub(crate) trait FScoreNumber: Term {
     /// `beta ** 2` or `1 + beta ** 2`, of a β given as a `Fraction` or not.
     fn beta_term(value: f64, _fraction: bool) -> Self {
         Self::python(value)
@@ -128,24 +120,24 @@ pub(crate) trait FScoreNumber:
     fn is_positive(self) -> bool;
     /// Python truthiness of a number: non-zero, NaN included.
     fn is_truthy(self) -> bool;
-    /// `self + term + term + …` with `times` additions, each rounded.
+}
+
+impl Term for f64 {
+    #[inline]
+    fn python(value: f64) -> Self {
+        value
+    }
     fn add_repeatedly(self, term: Self, times: usize) -> Self {
-        (0..times).fold(self, |sum, _| sum + term)
+        add_repeatedly(self, term, times)
     }
 }
 
 impl FScoreNumber for f64 {
-    fn python(value: f64) -> Self {
-        value
-    }
     fn is_positive(self) -> bool {
         self > 0.0
     }
     fn is_truthy(self) -> bool {
         self != 0.0
-    }
-    fn add_repeatedly(self, term: Self, times: usize) -> Self {
-        add_repeatedly(self, term, times)
     }
 }
 
@@ -207,50 +199,29 @@ pub(crate) fn compute_f_score<T: FScoreNumber, O: OrderValues<T>>(
     let factor = T::beta_term(settings.beta.factor(), fraction);
     let one_plus_factor = T::beta_term(settings.beta.one_plus_factor(), fraction);
     let (zero, eps, hundred) = (T::python(0.0), T::python(EPS), T::python(100.0));
-    let eps_smoothing = settings.eps_smoothing;
-    let mut eps_score = zero;
-    let mut order_count = 0usize;
-    let mut effective_orders = 0u64;
-    let (mut avg_prec, mut avg_rec) = (zero, zero);
-
+    let f = |prec: T, rec: T| {
+        let denom = factor * prec + rec;
+        if denom.is_positive() {
+            one_plus_factor * prec * rec / denom
+        } else {
+            eps
+        }
+    };
+    let mut means = FloatMeans::new(settings);
     // Internal iteration (`for_each`), which runs chained and flattened runs as plain loops.
     runs.into_iter().for_each(|(order, repeat)| {
-        order_count += repeat;
-        if repeat == 0 {
-            return;
-        }
-        let effective = order.is_effective();
-        if !(effective || eps_smoothing) {
-            return;
-        }
-        let add = |sum: T, term: T| match repeat {
-            1 => sum + term,
-            _ => sum.add_repeatedly(term, repeat),
-        };
-        let (prec, rec) = order.precision_recall();
-        if eps_smoothing {
-            let denom = factor * prec + rec;
-            let f = if denom.is_positive() {
-                one_plus_factor * prec * rec / denom
-            } else {
-                eps
-            };
-            eps_score = add(eps_score, f);
-        }
-        if effective {
-            avg_prec = add(avg_prec, prec);
-            avg_rec = add(avg_rec, rec);
-            effective_orders += repeat as u64;
-        }
+        means.add(
+            repeat,
+            || order.is_effective(),
+            || order.precision_recall(),
+            f,
+        );
     });
 
-    if eps_smoothing {
-        return hundred * eps_score / T::python(order_count as f64);
+    if let Some(eps_score) = means.percent_f() {
+        return eps_score;
     }
-    if effective_orders > 0 {
-        let k = T::python(effective_orders as f64);
-        (avg_prec, avg_rec) = (avg_prec / k, avg_rec / k);
-    }
+    let (avg_prec, avg_rec) = means.precision_recall();
     // Python's `if avg_prec + avg_rec:` is true for NaN as well.
     if (avg_prec + avg_rec).is_truthy() {
         let score = one_plus_factor * avg_prec * avg_rec;

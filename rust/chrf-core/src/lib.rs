@@ -40,8 +40,9 @@
 //! | weights (exact ratios) scaled to integers in the same proportions | §7 | `batch/scaling.rs` |
 //! | per-order P, R, F; the score; eps smoothing (floats, f64 and float32 alike) | §1.5-1.7 | `float::compute_f_score` |
 //! | the same as exact fractions | §1.5-1.6, §2 | `exact.rs` |
+//! | the orders averaged into a score (every score's means, float and exact) | §1.6-1.7 | `means.rs` |
 //! | missing and extra n-grams; leave-one-out and swap scores | §9 | `explain.rs` |
-//! | settings and their domains | §1 | `settings.rs` |
+//! | settings, their domains and the rules that refuse them (message, reason, argument) | §1 | `settings.rs` |
 //! | errors and their messages | §8 | `error.rs` |
 //!
 //! No PyO3 here: the crate builds and tests without a Python interpreter.
@@ -55,6 +56,7 @@ mod explain;
 mod float;
 mod ids;
 pub mod lines;
+mod means;
 mod memory;
 pub mod ngrams;
 pub mod pool;
@@ -65,13 +67,13 @@ pub mod text;
 
 pub use batch::{
     aggregate_scores, aggregate_scores_wide, expected_utility, pairwise_scores,
-    pairwise_scores_into, scaled_weights, Weight, WeightPiece, MAX_WEIGHT_SHIFT,
+    pairwise_scores_into, scaled_weights, smallest_integers, Weight, WeightPiece, MAX_WEIGHT_SHIFT,
 };
 pub use corpus::Corpus;
-pub use error::{ChrfError, SettingsRule};
+pub use error::ChrfError;
 pub use exact::{components, six_decimals, Components, NgramKind, OrderComponents};
 pub use explain::{swapped_scores, Explanation, NgramCounts, OrderDifferences};
 pub use float::{float_score, sacrebleu_score};
 pub use segment::{add_segment_statistics, segment_score, segment_statistics};
-pub use settings::{Averaging, Beta, Settings};
+pub use settings::{Averaging, Beta, Settings, SettingsRule};
 pub use stats::{Count, OrderCounts, Statistics};

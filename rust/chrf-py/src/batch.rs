@@ -1,6 +1,7 @@
 //! Many hypotheses against many references, per batch item: pairwise matrices, reference
 //! aggregation, and MBR's expected utility, over texts read once by [`read_batch`].
 
+use num_bigint::BigUint;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -152,7 +153,7 @@ type Weights<W> = Option<Vec<Option<Vec<W>>>>;
 
 /// Weights as Python gives them: exact ratios (numerator, denominator) of Python ints, each
 /// checked non-negative, the denominator positive.
-type Ratios = Weights<(num_bigint::BigUint, num_bigint::BigUint)>;
+type Ratios = Weights<(BigUint, BigUint)>;
 
 impl Batch {
     fn check(&self, config: &Config) -> Result<()> {
@@ -461,4 +462,12 @@ impl Batch {
             item_utility(h, r, w, settings, interrupt)
         })
     }
+}
+
+/// Weights, each an exact ratio (numerator, denominator) of Python ints, as the smallest
+/// integers in the same proportions: the core's scaling ([`chrf_core::smallest_integers`]), for
+/// the sums of the exact MBR choice.
+#[pyfunction]
+pub fn smallest_integers(ratios: Vec<(BigUint, BigUint)>) -> Result<Vec<BigUint>> {
+    Ok(chrf_core::smallest_integers(&ratios)?)
 }

@@ -41,11 +41,8 @@ impl From<ChrfError> for Error {
             ChrfError::ThreadsUnavailable(_) | ChrfError::Cancelled => {
                 return Self(PyRuntimeError::new_err(message))
             }
-            ChrfError::InvalidSettings(rule) => settings_rule(*rule),
+            ChrfError::InvalidSettings(rule) => return (*rule).into(),
             ChrfError::ThreadCount { .. } => (Kind::Settings, Some("threads"), "out_of_range"),
-            ChrfError::EpsSmoothingHasNoExactForm => {
-                (Kind::Settings, Some("eps_smoothing"), "no_exact_form")
-            }
             ChrfError::WeightCount { .. } => (Kind::Input, Some("weights"), "length_mismatch"),
             ChrfError::WeightSpan { .. } => (Kind::Input, Some("weights"), "out_of_range"),
             ChrfError::ResampleShape { .. } | ChrfError::RandomizationShape { .. } => {
@@ -62,21 +59,18 @@ impl From<ChrfError> for Error {
     }
 }
 
-/// The class, argument and reason of a rule of the core's settings.
-fn settings_rule(rule: SettingsRule) -> (Kind, Option<&'static str>, &'static str) {
-    let (kind, argument) = match rule {
-        SettingsRule::WeightsAllZero | SettingsRule::WideWeightsPerOrderF => {
-            (Kind::Input, Some("weights"))
-        }
-        SettingsRule::OrdersBothZero | SettingsRule::OrderCountOverflow => (Kind::Settings, None),
-        SettingsRule::BetaNegative
-        | SettingsRule::BetaDenominatorZero
-        | SettingsRule::BetaSquaredNegative
-        | SettingsRule::BetaFactorInvalid
-        | SettingsRule::OnePlusFactorInvalid
-        | SettingsRule::BetaTooLargeForFloat => (Kind::Settings, Some("beta")),
-    };
-    (kind, argument, rule.reason())
+/// Every rule of the core's settings alike: its message, argument and reason are the rule's own
+/// (chrf-core's settings.rs), its class that of a setting or, for the data scored with the
+/// settings, of an input.
+impl From<SettingsRule> for Error {
+    fn from(rule: SettingsRule) -> Self {
+        let kind = if rule.refuses_input() {
+            Kind::Input
+        } else {
+            Kind::Settings
+        };
+        refused(kind, rule.to_string(), rule.argument(), None, rule.reason())
+    }
 }
 
 /// What is refused: the texts or data scored, or the settings; their value or their type.

@@ -53,7 +53,7 @@ mod _chrf {
     }
 
     #[pymodule_export]
-    use crate::batch::{read_batch, Batch};
+    use crate::batch::{read_batch, smallest_integers, Batch};
     #[pymodule_export]
     use crate::config::Config;
     #[pymodule_export]
@@ -72,8 +72,8 @@ mod _chrf {
     use crate::resampling::{randomization_scores, resampled_scores};
     #[pymodule_export]
     use crate::runtime::{
-        hold_numpy_for_fork, import_numpy, max_thread_count, release_numpy_after_fork,
-        set_thread_count, thread_count,
+        import_numpy, max_thread_count, release_numpy_after_fork, set_thread_count,
+        settle_before_fork, thread_count,
     };
     #[pymodule_export]
     use crate::scores::{corpus_score, sentence_score, sentence_scores};

@@ -65,7 +65,7 @@ pub fn numpy_ready(py: Python<'_>) -> Result<()> {
 
 static NUMPY_READY: AtomicBool = AtomicBool::new(false);
 
-/// Held while NumPy is made ready, so that [`hold_numpy_for_fork`] can wait for it: a
+/// Held while NumPy is made ready, so that [`settle_before_fork`] can wait for it: a
 /// fork meanwhile would copy into the child NumPy's import lock, or rust-numpy's once-cells,
 /// held by a thread the child does not have, and the child's first array would wait forever.
 static NUMPY_PREPARING: Mutex<()> = Mutex::new(());
@@ -150,18 +150,19 @@ fn prepare_numpy(here: bool) -> Result<()> {
 }
 
 thread_local! {
-    /// [`NUMPY_PREPARING`], held by this thread across a fork (see [`hold_numpy_for_fork`]).
+    /// [`NUMPY_PREPARING`], held by this thread across a fork (see [`settle_before_fork`]).
     static HELD_FOR_FORK: std::cell::RefCell<Option<MutexGuard<'static, ()>>> =
         const { std::cell::RefCell::new(None) };
 }
 
-/// Before a fork: waits until no thread is making NumPy ready and keeps any from starting until
-/// [`release_numpy_after_fork`], which both the parent and the child call after the fork: the
-/// child then never holds a half-made NumPy. Lets the pool's start and the lookup of `Fraction`
-/// settle too (see [`pool::settle_for_fork`], [`settle_fraction_class`]). Gives up the GIL only
-/// to wait for another thread.
+/// Before a fork: settles what a child must not copy half done, the pool's start, the lookup of
+/// `Fraction` (see [`pool::settle_for_fork`], [`settle_fraction_class`]) and NumPy's
+/// preparation: waits until no thread is making NumPy ready and keeps any from starting until
+/// [`release_numpy_after_fork`], which both the parent and the child call after the fork, so
+/// that the child never holds a half-made NumPy. Gives up the GIL only to wait for another
+/// thread.
 #[pyfunction]
-pub fn hold_numpy_for_fork(py: Python<'_>) {
+pub fn settle_before_fork(py: Python<'_>) {
     // Keeps the GIL: the pool's threads need none to finish starting.
     pool::settle_for_fork();
     settle_fraction_class(py);

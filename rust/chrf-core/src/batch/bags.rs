@@ -152,7 +152,7 @@ impl Bags {
                 interrupt.check()?;
                 ids.sort_unstable();
                 let orders = order_spans(&ids, &order_starts)?;
-                Ok(TextBag { ids, orders })
+                Ok::<_, ChrfError>(TextBag { ids, orders })
             })
             .collect::<Result<_, _>>()?;
         Ok(Self {

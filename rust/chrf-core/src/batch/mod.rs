@@ -28,5 +28,5 @@ mod utility;
 pub use aggregate::{aggregate_scores, aggregate_scores_wide};
 pub use exact_mean::Weight;
 pub use pairwise::{pairwise_scores, pairwise_scores_into};
-pub use scaling::{scaled_weights, WeightPiece, MAX_WEIGHT_SHIFT};
+pub use scaling::{scaled_weights, smallest_integers, WeightPiece, MAX_WEIGHT_SHIFT};
 pub use utility::expected_utility;

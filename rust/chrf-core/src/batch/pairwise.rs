@@ -83,7 +83,7 @@ fn pairwise_in_pool<S: AsRef<str> + Sync>(
         || Row::new(&batch),
         |row, (i, scores)| {
             if !is_first(i) {
-                return Ok(());
+                return Ok::<(), ChrfError>(());
             }
             interrupt.check()?;
             let row = row.as_mut().map_err(|e| e.clone())?;

@@ -6,7 +6,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::error::{ChrfError, SettingsRule};
+use crate::{ChrfError, SettingsRule};
 
 /// The widest shift of a piece: weights spanning more than 2^65536, far beyond the 2^2098 of
 /// floats, would size the exact sums by their span.
@@ -16,12 +16,9 @@ pub const MAX_WEIGHT_SHIFT: u64 = 1 << 16;
 /// mantissa `.1` · 2^shift `.2`.
 pub type WeightPiece = (usize, u64, u32);
 
-/// Weights, each an exact ratio (numerator, denominator; the denominator positive), as pieces
-/// of the smallest integers in the same proportions. A weight below 2^64 is one piece of shift
-/// 0 (the fast paths are for unshifted weights); a wider one is shifted by its trailing zero
-/// bits and split into its non-zero 64-bit digits. Refused: weights all 0, and weights spanning
-/// more than 2^[`MAX_WEIGHT_SHIFT`] ([`ChrfError::WeightSpan`]).
-pub fn scaled_weights(ratios: &[(BigUint, BigUint)]) -> Result<Vec<WeightPiece>, ChrfError> {
+/// Weights, each an exact ratio (numerator, denominator; the denominator positive), as the
+/// smallest integers in the same proportions. Refused: weights all 0.
+pub fn smallest_integers(ratios: &[(BigUint, BigUint)]) -> Result<Vec<BigUint>, ChrfError> {
     let common = ratios
         .iter()
         .fold(BigUint::from(1u8), |lcm, (_, d)| lcm.lcm(d));
@@ -34,12 +31,24 @@ pub fn scaled_weights(ratios: &[(BigUint, BigUint)]) -> Result<Vec<WeightPiece>,
     if divisor.is_zero() {
         return Err(ChrfError::InvalidSettings(SettingsRule::WeightsAllZero));
     }
+    for integer in &mut integers {
+        *integer /= &divisor;
+    }
+    Ok(integers)
+}
+
+/// Weights, each an exact ratio (numerator, denominator; the denominator positive), as pieces
+/// of [`smallest_integers`]. A weight below 2^64 is one piece of shift 0 (the fast paths are
+/// for unshifted weights); a wider one is shifted by its trailing zero bits and split into its
+/// non-zero 64-bit digits. Refused: weights all 0, and weights spanning more than
+/// 2^[`MAX_WEIGHT_SHIFT`] ([`ChrfError::WeightSpan`]).
+pub fn scaled_weights(ratios: &[(BigUint, BigUint)]) -> Result<Vec<WeightPiece>, ChrfError> {
+    let integers = smallest_integers(ratios)?;
     let mut pieces = Vec::new();
     pieces
         .try_reserve_exact(ratios.len())
         .map_err(|_| out_of_memory::<WeightPiece>(ratios.len()))?;
     for (j, integer) in integers.into_iter().enumerate() {
-        let integer = integer / &divisor;
         if let Some(weight) = integer.to_u64() {
             pieces.push((j, weight, 0));
             continue;
@@ -93,6 +102,13 @@ mod tests {
         assert_eq!(harmonic, Ok(vec![(0, 6, 0), (1, 3, 0), (2, 2, 0)]));
         let zero = scaled_weights(&ratios(&[(0, 1), (5, 7)]));
         assert_eq!(zero, Ok(vec![(0, 0, 0), (1, 1, 0)]));
+    }
+
+    #[test]
+    fn the_smallest_integers_are_the_pieces_summed() {
+        let wide = ratios(&[(3 << 80, 1), (1, 2), (0, 5)]);
+        let integers: Vec<BigUint> = [6u128 << 80, 1, 0].map(BigUint::from).into();
+        assert_eq!(smallest_integers(&wide), Ok(integers));
     }
 
     #[test]
