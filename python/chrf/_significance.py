@@ -133,7 +133,8 @@ def resample_picks(rng: np.random.Generator, n: int, n_samples: int) -> Iterator
 
     The same numbers in the same order: NumPy draws each index in turn from the generator's
     stream, and keeps whatever it buffers in the generator, so drawing the rows in pieces
-    continues exactly where the previous piece stopped (tests/reliability/test_memory.py compares them).
+    continues exactly where the previous piece stopped (tests/reliability/test_memory.py
+    compares them).
     """
     rows = rows_per_draw(n)
     for start in range(0, n_samples, rows):
