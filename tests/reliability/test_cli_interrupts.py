@@ -186,6 +186,72 @@ def test_a_dropped_ctrl_c_ends_a_command_waiting_on_an_idle_pipe(
         assert_clean_interrupt(*outcome(process, feed))
 
 
+#: The program, with a Ctrl-C whose signal comes just as `main` starts to wait on a pipe (standard
+#: input, or a named pipe given as a file): once the main thread calls a read of a pipe and sleeps
+#: there, another thread sets Python's interrupt flag as the signal's handler does
+#: (`interrupt_main`), and the read goes on waiting. A real Ctrl-C does the same when it arrives
+#: after the interpreter last looked at the flag and before the read's system call began.
+INTERRUPTED_AS_A_PIPE_IS_READ = """
+import _thread, faulthandler, io, os, stat, sys, time
+faulthandler.register(10, all_threads=True)
+main_thread = _thread.get_native_id()
+
+def asleep():
+    with open(f"/proc/self/task/{main_thread}/stat") as status:
+        return status.read().rsplit(")", 1)[1].split()[0] == "S"
+
+def interrupt_once_asleep():
+    samples = 0
+    while samples < 3:
+        samples = samples + 1 if asleep() else 0
+        time.sleep(0.01)
+    _thread.interrupt_main()
+
+def reads_a_pipe(method):
+    try:
+        return stat.S_ISFIFO(os.fstat(method.__self__.fileno()).st_mode)
+    except Exception:
+        return False
+
+def watch(frame, event, arg):
+    if event == "c_call" and arg.__name__ in ("read", "read1") and reads_a_pipe(arg):
+        sys.setprofile(None)
+        _thread.start_new_thread(interrupt_once_asleep, ())
+
+def tell(event, args):
+    if event == "import" and args[0] == "chrf.cli.outcome":
+        os.write(int(os.environ["READY_FD"]), b".")
+
+sys.addaudithook(tell)
+from chrf.cli import main
+sys.setprofile(watch)
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["ref.txt"], ["components", "--input", "-"], ["ref.txt", "-i", "pipe"]],
+    ids=["stdin", "contract-stdin", "named-pipe"],
+)
+def test_a_ctrl_c_as_a_read_of_an_idle_pipe_begins_ends_the_command(
+    small: Path, args: list[str]
+) -> None:
+    # The read of the idle pipe waited on with the interrupt pending, until the pipe closed
+    # (scripts/stress_signals found it: 300 s, then killed).
+    pipe = small / "pipe"
+    if not pipe.exists():
+        os.mkfifo(pipe)
+    writer = os.open(pipe, os.O_RDWR)  # a writer that writes nothing and stays: an idle pipe
+    stdin, feed = os.pipe()
+    try:
+        process = start(args, small, program=INTERRUPTED_AS_A_PIPE_IS_READ, stdin=stdin)
+        os.close(stdin)
+        assert_clean_interrupt(*outcome(process, feed))
+    finally:
+        os.close(writer)
+
+
 #: The program, interrupted at `main`'s first import of its own; it reports on stderr every
 #: module imported after that. Each import is a window where a further Ctrl-C lands in Python's
 #: import machinery, whose finders run Python code.

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from chrf import contract, tools
-from chrf.cli.io import CliError, reading, write_line
+from chrf.cli.io import CliError, reading, stdin_binary, write_line
 from chrf.cli.options import components_options
 
 __all__ = ["components_command"]
@@ -41,6 +41,6 @@ def request_bytes(path: str) -> bytes:
         if sys.stdin is None:
             raise CliError("standard input is closed")
         with reading("standard input"):
-            return sys.stdin.buffer.read(limit)
+            return stdin_binary().read(limit)
     with reading(path), open(path, "rb") as handle:
         return handle.read(limit)

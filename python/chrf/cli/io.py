@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import os
+import select
 import signal
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, NoReturn
+from typing import IO, TYPE_CHECKING, BinaryIO, NoReturn
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -134,6 +137,43 @@ def reading(name: str) -> Iterator[None]:
         raise CliError(f"{name} is not valid {error.encoding}: {error.reason}") from None
     except (EOFError, zlib.error) as error:  # a truncated or damaged .gz file
         raise CliError(f"cannot read {name}: {error_text(error)}") from None
+
+
+#: The longest a read of a pipe waits at a time, in seconds (see `PipeFile`).
+PIPE_WAIT = 0.05
+
+
+class PipeFile(io.FileIO):
+    """A file read as `io.FileIO` reads it, except that a read of a pipe or a terminal first
+    waits for input, `PIPE_WAIT` seconds at a time. Python's signal handler only flags a Ctrl-C,
+    and the interpreter raises it between two steps of Python code: one that arrives just before
+    a read's system call begins leaves the read waiting on an idle pipe with the interrupt
+    pending, until input comes or the pipe closes. Between two waits the interrupt is raised."""
+
+    def __init__(self, file: int | str, closefd: bool = True) -> None:
+        super().__init__(file, "r", closefd=closefd)
+        mode = os.fstat(self.fileno()).st_mode
+        self._waits = os.name == "posix" and not stat.S_ISREG(mode)
+
+    def readinto(self, buffer: bytearray | memoryview) -> int | None:  # type: ignore[override]
+        while self._waits and not select.select([self], [], [], PIPE_WAIT)[0]:
+            pass
+        return super().readinto(buffer)
+
+
+def open_binary(path: str) -> BinaryIO:
+    """The file at `path`, buffered, its reads of a pipe waiting as `PipeFile`'s do."""
+    return io.BufferedReader(PipeFile(path))
+
+
+def stdin_binary() -> BinaryIO:
+    """Standard input's bytes, read as `PipeFile` reads (or as they are, with no file
+    descriptor behind them). Not closed with the reader."""
+    try:
+        descriptor = sys.stdin.fileno()
+    except (OSError, ValueError):  # replaced, by an object reading no file
+        return sys.stdin.buffer
+    return io.BufferedReader(PipeFile(descriptor, closefd=False))
 
 
 #: The most characters a line may have (docs/command-line.md): a source without line ends

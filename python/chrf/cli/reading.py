@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, TypeVar
 from chrf import _service
 from chrf._inputs import Texts
 from chrf.cli.columns import Source, aligned_parts, arrow_rows, length_error, mismatch, whole
-from chrf.cli.io import CliError, bounded_lines, reading
+from chrf.cli.io import CliError, bounded_lines, open_binary, reading, stdin_binary
 from chrf.cli.values import positive_int
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def read_lines(path: str, encoding: str) -> Iterator[str]:
 def open_text(path: str, encoding: str) -> IO[str]:
     if path.endswith(".gz"):
         return gzip.open(path, "rt", encoding=encoding, newline="\n")
-    return open(path, encoding=encoding, newline="\n")
+    return io.TextIOWrapper(open_binary(path), encoding=encoding, newline="\n")
 
 
 def stdin_lines(encoding: str) -> Iterator[str]:
@@ -87,7 +87,7 @@ def stdin_lines(encoding: str) -> Iterator[str]:
     if sys.stdin is None:
         raise CliError("standard input is closed: give the system output with --input (-i)")
     with reading("standard input"):
-        handle = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
+        handle = io.TextIOWrapper(stdin_binary(), encoding=encoding)
         for lines in bounded_lines(handle, "standard input", READ_BYTES):
             yield from lines
 
