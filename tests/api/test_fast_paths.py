@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chrf
-from strategies import chrf_settings, texts
+from chrf import _chrf
+from strategies import chrf_settings, corpora, long_texts, texts
 
 # Every item the core reads or refuses: text (a lone surrogate among it), sacreBLEU's None
 # placeholder, and other types.
@@ -112,3 +113,27 @@ def test_sentence_score_names_the_bad_argument(
         metric.sentence_score(hyp, refs)
     assert str(raised.value) == message
     assert metric.num_refs is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(corpora(max_streams=2, text=st.one_of(texts, long_texts)), chrf_settings())
+def test_both_instruction_set_copies_count_the_same(
+    corpus: tuple[list[str], Any], options: dict[str, Any]
+) -> None:
+    # The core's segment path is compiled twice, for the x86-64 baseline and for x86-64-v3,
+    # which runs where the processor has it: the same counts and scores, bit for bit.
+    hyps, refs = corpus
+
+    def results() -> tuple[Any, ...]:
+        return (
+            chrf.components(hyps, refs, layout="streams", **options),
+            chrf.score(hyps, refs, layout="streams", **options),
+            chrf.sentence_scores(hyps, refs, layout="streams", **options).tolist(),
+        )
+
+    _chrf.force_baseline_isa(True)
+    try:
+        baseline = results()
+    finally:
+        _chrf.force_baseline_isa(False)
+    assert results() == baseline

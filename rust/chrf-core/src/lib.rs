@@ -17,7 +17,8 @@
 //! * [`Corpus::explain`] ([`Explanation`]) and [`swapped_scores`]: which n-grams and which
 //!   segments cost a score.
 //! * Namespaces: [`bootstrap`] (sacreBLEU's float32 resampling arithmetic), [`pool`] (threads and
-//!   interruption), [`text`] and [`ngrams`] (units and clipped matches, for fuzzing).
+//!   interruption), [`text`] and [`ngrams`] (units and clipped matches, for fuzzing), [`isa`]
+//!   (the matching's x86-64-v3 copy, and forcing the baseline one).
 //!
 //! # Where to find what
 //!
@@ -55,6 +56,7 @@ mod exact;
 mod explain;
 mod float;
 mod ids;
+pub mod isa;
 pub mod lines;
 mod means;
 mod memory;

@@ -111,8 +111,19 @@ pub(crate) fn add_clipped_matches_below(
     add_sorted_matches([hyp, reference], max_unit, scratch, matches)
 }
 
-/// [`add_clipped_matches`] by sorting the windows, for texts of any length and units.
-fn add_sorted_matches(
+crate::isa::two_copies! {
+    /// [`add_clipped_matches`] by sorting the windows, for texts of any length and units: in the
+    /// copy compiled for x86-64-v3 where the processor has it (see [`crate::isa`]).
+    fn add_sorted_matches[](
+        texts: [&[u32]; 2],
+        max_unit: u32,
+        scratch: &mut MatchScratch,
+        matches: &mut [u64],
+    ) -> Result<(), ChrfError> = add_sorted_matches_inlined;
+}
+
+#[inline(always)]
+fn add_sorted_matches_inlined(
     [hyp, reference]: [&[u32]; 2],
     max_unit: u32,
     scratch: &mut MatchScratch,
@@ -580,6 +591,35 @@ mod tests {
             assert_eq!(by_bits, sorted, "{hyp:?} / {reference:?}");
             if case % 10 == 0 {
                 assert_eq!(by_bits, by_counting(&hyp, &reference, max_order));
+            }
+        }
+    }
+
+    #[test]
+    fn both_instruction_set_copies_count_the_same() {
+        // The baseline copy against the one the processor chooses (x86-64-v3 where it has it),
+        // on texts of both paths (bit-parallel up to 128 units, sorted beyond, in 64- and
+        // 128-bit keys and by suffixes), and once in ten against counting.
+        let mut next = below(0x9E37_79B9_7F4A_7C15);
+        let mut scratch = MatchScratch::default();
+        for case in 0..1200 {
+            let alphabet = [2, 5, 40, 130, 3000][case % 5];
+            let lengths = [16, 64, 128, 600, 2500][case / 5 % 5];
+            let (h, r) = (1 + next(lengths) as usize, 1 + next(lengths) as usize);
+            let mut text =
+                |len: usize| -> Vec<u32> { (0..len).map(|_| next(alphabet) as u32).collect() };
+            let (hyp, reference) = (text(h), text(r));
+            let max_order = [1, 2, 6, 8, 12, 40][case % 6];
+            let copies = [false, true].map(|baseline| {
+                crate::isa::force_baseline(baseline);
+                let mut out = vec![0; max_order];
+                add_clipped_matches(&hyp, &reference, &mut scratch, &mut out).unwrap();
+                out
+            });
+            crate::isa::force_baseline(false);
+            assert_eq!(copies[0], copies[1], "{hyp:?} / {reference:?}");
+            if case % 10 == 0 {
+                assert_eq!(copies[0], by_counting(&hyp, &reference, max_order));
             }
         }
     }

@@ -72,8 +72,8 @@ mod _chrf {
     use crate::resampling::{randomization_scores, resampled_scores};
     #[pymodule_export]
     use crate::runtime::{
-        import_numpy, max_thread_count, release_numpy_after_fork, set_thread_count,
-        settle_before_fork, thread_count,
+        force_baseline_isa, import_numpy, max_thread_count, release_numpy_after_fork,
+        set_thread_count, settle_before_fork, thread_count,
     };
     #[pymodule_export]
     use crate::scores::{corpus_score, sentence_score, sentence_scores};

@@ -211,6 +211,16 @@ pub fn set_thread_count(threads: Option<usize>) -> Result<()> {
     Ok(pool::set_thread_count(threads)?)
 }
 
+/// Runs the core's matching in its x86-64 baseline copies (`True`), or lets the processor choose
+/// again (`False`); whether the x86-64-v3 copies run now. For the tests that hold both copies to
+/// the same results.
+#[pyfunction]
+#[pyo3(signature = (baseline, /))]
+pub fn force_baseline_isa(baseline: bool) -> bool {
+    chrf_core::isa::force_baseline(baseline);
+    chrf_core::isa::runs_v3()
+}
+
 /// The largest thread count `set_thread_count` accepts.
 #[pyfunction]
 pub fn max_thread_count() -> usize {

@@ -74,6 +74,17 @@ impl PositionBits {
     }
 }
 
+crate::isa::two_copies! {
+    /// [`add_inlined`], in the copy compiled for x86-64-v3 where the processor has it (see
+    /// [`crate::isa`]).
+    fn add[B: Word](
+        tables: &mut Tables<B>,
+        texts: [&[u32]; 2],
+        alphabet: usize,
+        matches: &mut [u64],
+    ) = add_inlined;
+}
+
 /// A word of position bits.
 trait Word:
     Copy + Eq + Shl<u32, Output = Self> + BitAnd<Output = Self> + BitAndAssign + BitOrAssign
@@ -98,7 +109,8 @@ macro_rules! word {
 word!(u64);
 word!(u128);
 
-fn add<B: Word>(
+#[inline(always)]
+fn add_inlined<B: Word>(
     tables: &mut Tables<B>,
     [hyp, reference]: [&[u32]; 2],
     alphabet: usize,
@@ -168,6 +180,7 @@ fn entry(unit: u32) -> usize {
 }
 
 /// Sets each position's bit in its unit's word, and counts it.
+#[inline(always)]
 fn mark<B: Word>(text: &[u32], at: &mut [B; MAX_ALPHABET], counts: &mut [u32; MAX_ALPHABET]) {
     // The position's bit is shifted along rather than computed.
     let mut bit = B::ONE;

@@ -9,6 +9,7 @@ use crate::ChrfError;
 
 /// All windows of both texts as tagged keys, sorted, and the bits they are shifted right by
 /// (see [`sort_keys`]). `narrow` are buffers for 128-bit keys sorted as 64-bit ones.
+#[inline(always)]
 pub(super) fn packed_sorted<'k, K: Key>(
     [hyp, reference]: [&[u32]; 2],
     max_unit: u32,
@@ -49,11 +50,23 @@ pub(super) fn packed_sorted<'k, K: Key>(
 /// (benches/NOTES.md has the measurements).
 const MAX_BUCKET_BITS: u32 = 18;
 
+crate::isa::two_copies! {
 /// Sorts the keys: a counting pass on their top bits (the first unit and, with more windows,
 /// part of the next: about two keys per bucket), then a small comparison sort inside each
 /// bucket, which beats one comparison sort of all keys when units are dense ids. Buckets by
 /// the first unit alone would grow with the text, and so would their sorts.
-fn sort_keys<K: Key>(
+///
+/// In the copy compiled for x86-64-v3 where the processor has it (see [`crate::isa`]); out of
+/// line, in both copies, as inlined into the tally around it, it takes registers from it.
+fn sort_keys[K: Key](
+        keys: [&mut Vec<K>; 2],
+        buckets: &mut Vec<u32>,
+        low_bit: u32,
+    ) -> Result<(), ChrfError> = sort_keys_inlined;
+}
+
+#[inline(always)]
+fn sort_keys_inlined<K: Key>(
     [keys, spare]: [&mut Vec<K>; 2],
     buckets: &mut Vec<u32>,
     low_bit: u32,

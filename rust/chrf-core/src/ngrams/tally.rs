@@ -21,6 +21,7 @@ const FLUSH_STEPS: usize = 1 << 15;
 
 /// Adds the matches of sorted keys to `matches`: in 16-bit lanes if the counts fit them (always
 /// when both texts are `short`: of at most [`LANE_MAX`] units), else in 64-bit counts.
+#[inline(always)]
 pub(super) fn tally_packed<K: Key>(
     keys: &[K],
     slots: &SlotTable,

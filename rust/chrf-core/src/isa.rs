@@ -1,0 +1,100 @@
+//! Which instruction set the matching runs in: the x86-64 baseline every wheel is built for, or
+//! x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, POPCNT, MOVBE), chosen at run time when the processor has
+//! it. The wheel stays portable, and a processor of the last decade runs the second copy, whose
+//! bit scans and shifts take one instruction each. Both copies are compiled from the same source
+//! (see [`two_copies`]) and count the same integers: tests run both.
+//!
+//! The copies are the hot functions of the matching, each out of line in both instruction sets
+//! ([`crate::ngrams`]' sorted path, its sort, and the bit-parallel path). Compiling the whole
+//! segment path in one copy, everything inlined into it, costs more in either instruction set
+//! than it saves (benches/NOTES.md).
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+const UNKNOWN: u8 = 0;
+const BASELINE: u8 = 1;
+const V3: u8 = 2;
+
+/// The choice, made once: an atomic load per call of a copied function afterwards.
+static CHOICE: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// Whether the matching may run its x86-64-v3 copies: the processor has every feature that
+/// copy is compiled for, and the baseline is not forced (see [`force_baseline`]).
+#[inline]
+pub(crate) fn v3() -> bool {
+    match CHOICE.load(Ordering::Relaxed) {
+        V3 => true,
+        BASELINE => false,
+        _ => detect(),
+    }
+}
+
+#[cold]
+fn detect() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let has = std::env::var_os("CHRF_BASELINE_ISA").is_none()
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("bmi1")
+        && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("lzcnt")
+        && is_x86_feature_detected!("popcnt")
+        && is_x86_feature_detected!("movbe");
+    #[cfg(not(target_arch = "x86_64"))]
+    let has = false;
+    // Racing threads detect the same thing; a forced baseline since the load stays.
+    let choice = if has { V3 } else { BASELINE };
+    match CHOICE.compare_exchange(UNKNOWN, choice, Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => has,
+        Err(current) => current == V3,
+    }
+}
+
+/// Runs the matching in its baseline copies from now on (`true`), or lets the processor choose
+/// again (`false`): for the tests that hold both copies to the same results, and for anyone
+/// ruling the second copy out. `CHRF_BASELINE_ISA` set in the environment at the first match does
+/// the same for the whole process.
+pub fn force_baseline(baseline: bool) {
+    CHOICE.store(if baseline { BASELINE } else { UNKNOWN }, Ordering::Relaxed);
+}
+
+/// Whether the matching runs its x86-64-v3 copies.
+pub fn runs_v3() -> bool {
+    v3()
+}
+
+/// `two_copies! { fn name[generics](args) -> R = inlined; }` defines `name`, which runs
+/// `inlined` (an `#[inline(always)]` function of the same arguments) compiled twice, each copy
+/// out of line: for x86-64-v3 where [`v3`] says so, else for the baseline. What `inlined`
+/// inlines is compiled into each copy; what it calls out of line is not (so a hot function it
+/// calls takes copies of its own).
+macro_rules! two_copies {
+    (
+        $(#[$meta:meta])*
+        $vis:vis fn $name:ident [$($generics:tt)*] ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?
+            = $inlined:ident;
+    ) => {
+        $(#[$meta])*
+        $vis fn $name<$($generics)*>($($arg: $ty),*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,movbe")]
+            #[allow(unsafe_code)]
+            #[inline(never)]
+            unsafe fn v3<$($generics)*>($($arg: $ty),*) $(-> $ret)? {
+                $inlined($($arg),*)
+            }
+            #[inline(never)]
+            fn baseline<$($generics)*>($($arg: $ty),*) $(-> $ret)? {
+                $inlined($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::isa::v3() {
+                // SAFETY: `v3()` is true only where the processor has every feature the copy
+                // is compiled for.
+                #[allow(unsafe_code)]
+                return unsafe { v3($($arg),*) };
+            }
+            baseline($($arg),*)
+        }
+    };
+}
+pub(crate) use two_copies;
