@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
 import chrf
 from chrf._sacrebleu import SIGNATURE_VERSION
@@ -35,7 +36,7 @@ def run(
 
 
 def same_as_sacrebleu(cwd: Path, args: list[str], stdin: bytes | None = None, **env: str) -> str:
-    ours = run([*OURS, *args], cwd, stdin, **env)
+    ours = run_cli(args, cwd, stdin, **env)
     theirs = run([*SACREBLEU, *args], cwd, stdin, **env)
     assert ours.returncode == theirs.returncode == 0, ours.stderr + theirs.stderr
     expected = theirs.stdout.replace("version:2.6.0", f"version:{SIGNATURE_VERSION}")
@@ -48,6 +49,36 @@ def same_as_sacrebleu(cwd: Path, args: list[str], stdin: bytes | None = None, **
 @pytest.fixture(scope="module")
 def en_de(wmt_dir: Path) -> Path:
     return wmt_dir / "generaltest2022.en-de"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["ref.A.txt", "-i", "hyp.Online-B.txt"], None),
+        (["ref.A.txt", "ref.B.txt", "-f", "text", "-cw", "2"], "hyp.OpenNMT.txt"),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "-f", "latex"], None),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "-sl", "-f", "text", "-w", "3"], None),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "-b", "--breakdown"], None),
+        (["ref.A.txt", "-i", "missing.txt"], None),
+        (["ref.A.txt", "-i", "hyp.Online-B.txt", "-cc", "x"], None),
+    ],
+)
+def test_the_program_prints_what_main_prints(
+    en_de: Path, args: list[str], stdin: str | None
+) -> None:
+    """The program (`python -m chrf.cli`, the console script's code) prints, in each output
+    format, the bytes that `chrf.cli.main` prints in this process (`run_cli`), where the other
+    tests of what the command line prints run it, and exits with the same status."""
+    data = None if stdin is None else (en_de / stdin).read_bytes()
+    process = subprocess.run(
+        [*OURS, *args], cwd=en_de, input=data, capture_output=True, check=False
+    )
+    in_process = run_cli(args, en_de, data, text=False)
+    assert (process.returncode, process.stdout, process.stderr) == (
+        in_process.returncode,
+        in_process.stdout,
+        in_process.stderr,
+    )
 
 
 @pytest.mark.parametrize(
@@ -135,7 +166,7 @@ def system_rows(text: str, names: list[str]) -> list[tuple[float, ...]]:
 def test_paired_tests_give_sacrebleus_numbers(en_de: Path, test: list[str]) -> None:
     systems = ["hyp.Online-B.txt", "hyp.JDExploreAcademy.txt", "hyp.OpenNMT.txt"]
     args = ["ref.A.txt", "-i", *systems, "-m", "chrf", "-f", "text", "-w", "4", *test]
-    ours = run([*OURS, *args], en_de)
+    ours = run_cli(args, en_de)
     theirs = run([*SACREBLEU, *args], en_de)
     assert ours.returncode == 0, ours.stderr
     assert system_rows(ours.stdout, systems) == system_rows(theirs.stdout, systems)
@@ -156,7 +187,7 @@ def test_paired_json_is_valid_and_exact(en_de: Path) -> None:
         "-pbsn",
         "300",
     ]
-    rows = json.loads(run([*OURS, *args], en_de).stdout)
+    rows = json.loads(run_cli(args, en_de).stdout)
     assert rows[0]["system"] == "Baseline: hyp.Online-B.txt"
     assert rows[0]["chrF2"]["p_value"] is None
     assert 0 < rows[1]["chrF2"]["p_value"] <= 1
@@ -168,19 +199,18 @@ def test_paired_json_is_valid_and_exact(en_de: Path) -> None:
 def test_line_count_mismatch_names_files_and_counts(en_de: Path, tmp_path: Path) -> None:
     short = tmp_path / "short.txt"
     short.write_text("a line\nanother\n", "utf-8")
-    done = run([*OURS, "ref.A.txt", "-i", str(short)], en_de)
+    done = run_cli(["ref.A.txt", "-i", str(short)], en_de)
     assert done.returncode == 1
     lines = len((en_de / "ref.A.txt").read_text("utf-8").splitlines())
     assert f"{short} has 2 lines, ref.A.txt has {lines} lines" in done.stderr
-    paired = run([*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", str(short), "--paired-bs"], en_de)
+    paired = run_cli(["ref.A.txt", "-i", "hyp.Online-B.txt", str(short), "--paired-bs"], en_de)
     assert paired.returncode == 1
     assert f"{short} has 2 lines, ref.A.txt has {lines} lines" in paired.stderr
 
 
 def test_breakdown_shows_the_exact_components(en_de: Path) -> None:
-    done = run(
-        [*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-f", "text", "--breakdown"],
-        en_de,
+    done = run_cli(
+        ["ref.A.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-f", "text", "--breakdown"], en_de
     )
     hyps = (en_de / "hyp.Online-B.txt").read_text("utf-8").splitlines()
     refs = (en_de / "ref.A.txt").read_text("utf-8").splitlines()
@@ -194,15 +224,15 @@ def test_breakdown_shows_the_exact_components(en_de: Path) -> None:
         in done.stdout
     )
     as_json = json.loads(
-        run([*OURS, "ref.A.txt", "-i", "hyp.Online-B.txt", "--breakdown"], en_de).stdout
+        run_cli(["ref.A.txt", "-i", "hyp.Online-B.txt", "--breakdown"], en_de).stdout
     )
     assert as_json["breakdown"] == chrf.components(hyps, refs).to_dict()
 
 
 def test_breakdown_with_a_confidence_interval_from_stdin(en_de: Path) -> None:
     hyp = (en_de / "hyp.Online-B.txt").read_bytes()
-    done = run(
-        [*OURS, "ref.A.txt", "--confidence", "-cin", "50", "--breakdown", "-f", "text"], en_de, hyp
+    done = run_cli(
+        ["ref.A.txt", "--confidence", "-cin", "50", "--breakdown", "-f", "text"], en_de, hyp
     )
     assert done.returncode == 0, done.stderr
     expected = json.loads((en_de / "expected.json").read_text("utf-8"))
@@ -212,9 +242,9 @@ def test_breakdown_with_a_confidence_interval_from_stdin(en_de: Path) -> None:
 
 
 def test_chunks_do_not_change_the_score(en_de: Path) -> None:
-    args = [*OURS, "ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-b", "-w", "12"]
-    whole = run(args, en_de).stdout
-    assert run(args, en_de, CHRF_CLI_CHUNK="7").stdout == whole
+    args = ["ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-cw", "2", "-b", "-w", "12"]
+    whole = run_cli(args, en_de).stdout
+    assert run_cli(args, en_de, CHRF_CLI_CHUNK="7").stdout == whole
 
 
 PEAK_MEMORY = """
@@ -252,7 +282,7 @@ def test_bad_arguments_are_errors_not_tracebacks(en_de: Path) -> None:
         ),
         (["-i", "hyp.Online-B.txt"], 1, "at least one reference"),
     ]:
-        done = run([*OURS, *args], en_de)
+        done = run_cli(args, en_de)
         assert done.returncode == status
         assert message in done.stderr
         assert "Traceback" not in done.stderr
@@ -276,7 +306,7 @@ def test_a_progress_bar_is_drawn_only_on_a_terminal(en_de: Path) -> None:
     os.close(main)
     assert b"paired bootstrap [" in drawn
     assert b"3000/3000" in drawn
-    piped = run([*args], en_de)
+    piped = run_cli(args[len(OURS) :], en_de)  # the same check of stderr, not a terminal
     assert piped.returncode == 0
     assert "paired bootstrap" not in piped.stderr
 
@@ -354,23 +384,17 @@ def test_bad_arguments_get_one_line(
     small: Path, args: list[str], env: dict[str, str], status: int, part: str
 ) -> None:
     args = args if "-i" in args else [*args, "-i", "hyp.txt"]
-    assert_one_line_error(run([*OURS, "ref.txt", *args], small, **env), status, part)
+    assert_one_line_error(run_cli(["ref.txt", *args], small, **env), status, part)
 
 
 def test_bad_input_files_get_one_line(small: Path) -> None:
     (small / "latin1.txt").write_bytes(b"caf\xe9\nok\n")
-    done = run([*OURS, "ref.txt", "-i", "latin1.txt"], small)
+    done = run_cli(["ref.txt", "-i", "latin1.txt"], small)
     assert_one_line_error(done, 1, "latin1.txt is not valid utf-8")
-    done = subprocess.run(
-        [*OURS, "ref.txt"], cwd=small, input=b"caf\xe9\nok\n", capture_output=True, check=False
-    )
-    assert_one_line_error(
-        subprocess.CompletedProcess(done.args, done.returncode, "", done.stderr.decode()),
-        1,
-        "standard input is not valid utf-8",
-    )
+    done = run_cli(["ref.txt"], small, b"caf\xe9\nok\n")
+    assert_one_line_error(done, 1, "standard input is not valid utf-8")
     (small / "new\nline.txt").write_text("a\nb\nc\n", "utf-8")
-    done = run([*OURS, "ref.txt", "-i", "hyp.txt", "new\nline.txt", "--paired-bs"], small)
+    done = run_cli(["ref.txt", "-i", "hyp.txt", "new\nline.txt", "--paired-bs"], small)
     assert_one_line_error(done, 1, "new line.txt has 3 lines")
 
 

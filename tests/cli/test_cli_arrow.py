@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 import pytest
-from test_cli import OURS, run
+from cli_run import run_cli
 from test_cli_failures import run_program
 
 BUNDLED = Path(__file__).resolve().parents[1] / "data" / "wmt" / "generaltest2022.en-de"
@@ -61,7 +61,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ours(folder: Path, args: list[str], **env: str) -> str:
-    done = run([*OURS, *args], folder, **env)
+    done = run_cli(args, folder, **env)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -158,7 +158,7 @@ def test_rows_are_read_in_batches(folder: Path, monkeypatch: pytest.MonkeyPatch)
 def test_each_mistake_is_one_line(folder: Path, args: list[str], part: str) -> None:
     (folder / "hyp.txt.parquet").write_text("not parquet\n", "utf-8")
     for env in ({}, {"CHRF_CLI_CHUNK": "3"}):
-        done = run([*OURS, *args], folder, **env)
+        done = run_cli(args, folder, **env)
         assert done.returncode == 1, done.stderr
         assert "Traceback" not in done.stderr
         error = done.stderr.splitlines()
@@ -169,8 +169,17 @@ def test_each_mistake_is_one_line(folder: Path, args: list[str], part: str) -> N
 
 def test_the_null_row_is_counted_from_one_as_lines_are(folder: Path) -> None:
     count = len(lines(folder / "hyp.txt"))
-    done = run([*OURS, "ref.txt", "-i", "nulls.parquet:hyp"], folder, CHRF_CLI_CHUNK="4")
+    done = run_cli(["ref.txt", "-i", "nulls.parquet:hyp"], folder, CHRF_CLI_CHUNK="4")
     assert f"is null in row {count - 2}" in done.stderr
+
+
+def test_the_program_reads_columns(folder: Path) -> None:
+    """The console script's code, in a process of its own, reads Arrow columns as `main` does in
+    this one (where the other tests run it)."""
+    done = run_program(folder, ["refs.parquet:ref", "-i", "sys.parquet:hyp", "-f", "text"])
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == ours(folder, ["ref.txt", "-i", "hyp.txt", "-f", "text"])
+    assert done.stdout == ours(folder, ["refs.parquet:ref", "-i", "sys.parquet:hyp", "-f", "text"])
 
 
 def test_without_pyarrow_the_error_names_the_extra(folder: Path) -> None:
@@ -214,6 +223,6 @@ def test_dictionary_encoded_columns_score_as_their_lines(folder: Path) -> None:
             assert ours(folder, args, CHRF_CLI_CHUNK=chunk) == expected
     nulls = pa.array([*hyp[:3], None, *hyp[4:]]).dictionary_encode()
     pq.write_table(pa.table({"hyp": nulls}), folder / "dict_nulls.parquet")
-    done = run([*OURS, "ref.txt", "-i", "dict_nulls.parquet:hyp"], folder)
+    done = run_cli(["ref.txt", "-i", "dict_nulls.parquet:hyp"], folder)
     assert done.returncode == 1
     assert done.stderr.strip() == "chrf: error: dict_nulls.parquet: column 'hyp' is null in row 4"

@@ -1,6 +1,8 @@
 """Every command against every common mistake: one line on stderr, a non-zero exit status, never
-a traceback. Each case runs the real program in a subprocess (the console script's code, with
-optional extras made unimportable where a case asks)."""
+a traceback. Each case runs `chrf.cli.main` in this process (`cli_run`), except those that only
+a process shows: a missing optional extra (the console script's code, in a subprocess, with the
+extra's modules made unimportable) and a full disk (the interpreter's own flush at exit must not
+fail a second time)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
 #: The `chrf` console script's code; BLOCKED names modules made unimportable first (as if the
 #: optional extra that brings them were not installed).
@@ -151,7 +154,10 @@ def run_program(
 @pytest.mark.parametrize("name", list(cases()))
 def test_each_mistake_is_one_line(folder: Path, name: str) -> None:
     case = cases()[name]
-    done = run_program(folder, case.args, case.blocked, case.stdout)
+    if case.blocked or case.stdout == "full":
+        done = run_program(folder, case.args, case.blocked, case.stdout)
+    else:
+        done = run_cli(case.args, folder)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == case.status, done.stderr
     lines = done.stderr.splitlines()
@@ -175,7 +181,7 @@ def test_components_answers_bad_requests_as_its_contract_says(
     """`chrf components` answers a bad request with the contract's JSON error on stdout and
     exit status 2 (an empty or mismatched request is the contract's invalid_input)."""
     (folder / "bad.json").write_text(request_text, "utf-8")
-    done = run_program(folder, ["components", "--input", "bad.json"])
+    done = run_cli(["components", "--input", "bad.json"], folder)
     assert (done.returncode, done.stderr) == (2, "")
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "invalid_input"

@@ -1,6 +1,7 @@
 """Command lines copied from sacreBLEU give sacreBLEU's text: its flags (-lc, -t, -l, --echo,
 --list), its reading (stdin's universal newlines and stripping, .gz files) and its tables. Each
-test runs the real `python -m sacrebleu` 2.6.0 beside `chrf` on small data made here."""
+test runs the real `python -m sacrebleu` 2.6.0 beside `chrf` (`chrf.cli.main` in this process,
+see `cli_run`) on small data made here."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
 from chrf._sacrebleu import SIGNATURE_VERSION
 from chrf.cli.specs import score_parser
@@ -28,12 +30,22 @@ def run(
     )
 
 
+def ours_run(
+    args: list[str], cwd: Path, stdin: bytes = b"", **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    """`chrf ARGS` in this process, or in a new one where sacreBLEU's cache folder is set:
+    sacreBLEU reads $SACREBLEU when it is imported, which this process did long ago."""
+    if "SACREBLEU" in env:
+        return run([*OURS, *args], cwd, stdin, **env)
+    return run_cli(args, cwd, stdin, text=False, **env)
+
+
 HIGHLIGHTED = "   Otherwise, the p-values are highlighted in red."
 
 
 def both(cwd: Path, args: list[str], stdin: bytes = b"", **env: str) -> tuple[str, str, str]:
     """Our stdout (with sacreBLEU's version in the signature), sacreBLEU's, and our stderr."""
-    ours = run([*OURS, *args], cwd, stdin, **env)
+    ours = ours_run(args, cwd, stdin, **env)
     theirs = run([*SACREBLEU, *args, "-m", "chrf"], cwd, stdin, **env)
     assert ours.returncode == theirs.returncode == 0, ours.stderr + theirs.stderr
     text = ours.stdout.decode().replace(SIGNATURE_VERSION, "2.6.0")
@@ -76,13 +88,13 @@ def test_no_option_is_taken_by_a_prefix(texts: Path) -> None:
     # -l is sacreBLEU's language pair (used by BLEU alone), never a short -lc.
     ours, theirs, _ = both(texts, ["ref.txt", "-i", "a.txt", "-l", "en-de", "-b"])
     assert ours == theirs
-    done = run([*OURS, "ref.txt", "-i", "a.txt", "--chrf-lower"], texts)
+    done = ours_run(["ref.txt", "-i", "a.txt", "--chrf-lower"], texts)
     assert done.returncode == 2
     assert b"unrecognized arguments: --chrf-lower" in done.stderr
 
 
 def test_only_chrf_is_computed(texts: Path) -> None:
-    done = run([*OURS, "ref.txt", "-i", "a.txt", "-m", "bleu", "chrf"], texts)
+    done = ours_run(["ref.txt", "-i", "a.txt", "-m", "bleu", "chrf"], texts)
     assert done.returncode == 1
     assert (
         done.stderr
@@ -136,17 +148,17 @@ def test_citation_and_download(cache: Path) -> None:
     from sacrebleu.dataset import DATASETS
 
     env = {"SACREBLEU": str(cache)}
-    done = run([*OURS, "-t", "wmt14", "--citation"], cache, **env)
+    done = ours_run(["-t", "wmt14", "--citation"], cache, **env)
     assert done.returncode == 0
     assert done.stdout.decode() == DATASETS["wmt14"].citation + "\n"  # sacreBLEU's own fails
-    done = run([*OURS, "--download", "wmt14", "-l", "en-de"], cache, **env)  # all in place
+    done = ours_run(["--download", "wmt14", "-l", "en-de"], cache, **env)  # all in place
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
 def test_test_set_failures_are_one_line(cache: Path) -> None:
     env = {"SACREBLEU": str(cache)}
     (cache / "wmt13").write_text("")  # sacreBLEU cannot make its folder: no download is tried
-    done = run([*OURS, "-t", "wmt13", "-l", "en-de"], cache, b"x\n", **env)
+    done = ours_run(["-t", "wmt13", "-l", "en-de"], cache, b"x\n", **env)
     assert done.returncode == 1
     assert done.stderr.count(b"\n") == 1
     assert done.stderr.startswith(b"chrf: error: cannot get the references of wmt13 (en-de)")
@@ -158,7 +170,7 @@ def test_test_set_failures_are_one_line(cache: Path) -> None:
         (["-t", "wmt14", "-l", "xx-yy"], b"has no language pair 'xx-yy'"),
         (["ref.txt", "-t", "wmt14", "-l", "en-de"], b"either reference files or a test set"),
     ]:
-        done = run([*OURS, *args], cache, b"x\n", **env)
+        done = ours_run(args, cache, b"x\n", **env)
         assert done.returncode == 1, done.stderr
         assert message in done.stderr, done.stderr
     no_sacrebleu = (
@@ -189,7 +201,7 @@ def test_gz_files_are_read_through_gzip(texts: Path, tmp_path: Path) -> None:
     ours, theirs, _ = both(tmp_path, ["ref.txt.gz", "-i", "a.txt.gz", "-f", "text", "-w", "4"])
     assert ours == theirs
     (tmp_path / "cut.gz").write_bytes(gzip.compress(b"x\n" * 100)[:-9])
-    done = run([*OURS, "cut.gz", "-i", "a.txt.gz"], tmp_path)
+    done = ours_run(["cut.gz", "-i", "a.txt.gz"], tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith(b"chrf: error: cannot read cut.gz")
 
@@ -211,7 +223,7 @@ def test_tables_are_sacrebleus_text(texts: Path, args: list[str]) -> None:
 
 def test_no_sentence_points_at_a_colour_nothing_has(texts: Path) -> None:
     args = ["ref.txt", "-q", "-i", "a.txt", "b.txt", "-f", "text", "--paired-bs", "-pbsn", "200"]
-    ours = run([*OURS, *args], texts)
+    ours = ours_run(args, texts)
     theirs = run([*SACREBLEU, *args, "-m", "chrf"], texts)
     assert HIGHLIGHTED in theirs.stdout.decode()
     assert "highlighted" not in ours.stdout.decode()
@@ -271,13 +283,13 @@ def test_a_reference_file_named_like_a_command_is_a_reference(
     # Where no such file exists, or after --command, the name is the command.
     for folder, first in [(texts, [name]), (tmp_path, ["--command", name])]:
         if name == "components":
-            done = run([*OURS, *first, "--input", "-"], folder, b"{}")
+            done = ours_run([*first, "--input", "-"], folder, b"{}")
             assert (done.returncode, b'"invalid_input"' in done.stdout) == (2, True)
         elif name == "selftest":
-            done = run([*OURS, *first], folder)
+            done = ours_run(first, folder)
             assert (done.returncode, done.stdout.startswith(b"selftest: ")) == (0, True)
         else:
-            done = run([*OURS, *first, "--help"], folder)
+            done = ours_run([*first, "--help"], folder)
             assert (done.returncode, f"usage: chrf {name}".encode() in done.stdout) == (0, True)
 
 
@@ -301,15 +313,15 @@ def test_an_error_after_a_command_name_read_as_a_file_says_how_to_choose(
         (["report", "a.txt", "-i", "a.txt", "-o", "page.html"], 2),  # -o: no scoring option
         (["report", "-i", "a.txt"], 1),  # a line-count mismatch, or a folder
     ]:
-        done = run([*OURS, *args], tmp_path)
+        done = ours_run(args, tmp_path)
         lines = done.stderr.decode().splitlines()
         assert (done.returncode, len(lines)) == (status, 1), lines
         assert lines[0].startswith("chrf: error: ")
         assert lines[0].endswith(hint)
-    done = run([*OURS, "--command", "report", "a.txt", "-i", "a.txt", "-o", "page.html"], tmp_path)
+    done = ours_run(["--command", "report", "a.txt", "-i", "a.txt", "-o", "page.html"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "page.html").exists()
-    done = run([*OURS, "--command", "reports", "a.txt"], tmp_path)
+    done = ours_run(["--command", "reports", "a.txt"], tmp_path)
     assert done.returncode == 2
     assert done.stderr.decode().startswith("chrf: error: argument --command: must be one of ")
 
@@ -338,7 +350,7 @@ def test_lines_with_the_wrong_number_of_fields_exit_17_as_in_sacrebleu(
 ) -> None:
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    ours = run([*OURS, *args], tmp_path, stdin)
+    ours = ours_run(args, tmp_path, stdin)
     theirs = run([*SACREBLEU, *args, "-m", "chrf"], tmp_path, stdin)
     assert ours.returncode == theirs.returncode == 17, theirs.stderr
     assert ours.stdout == b""

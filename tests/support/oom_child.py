@@ -53,6 +53,10 @@ def head(kind: str, value: Any, n: int) -> Any:
     return value.slice(0, n) if kind != "polars" else value.head(n)
 
 
+#: The rows explain and pairwise take.
+FEW = 1500
+
+
 def text_call(entry: str, lc: bool, hyps: Any, refs: Any, kind: str) -> Callable[[], object]:
     if entry == "score":
         return lambda: chrf.score(hyps, refs, lowercase=lc)
@@ -60,9 +64,12 @@ def text_call(entry: str, lc: bool, hyps: Any, refs: Any, kind: str) -> Callable
         return lambda: chrf.sentence_scores(hyps, refs, lowercase=lc)
     if entry == "segment_statistics":
         return lambda: chrf.segment_statistics(hyps, refs, lowercase=lc)
+    # Explain and pairwise take the first rows only: on these few the margins span the whole
+    # call, from its first allocations to its result (explain's tables of every n-gram would
+    # outgrow the largest margin on the whole column, which only ever saw its first phases).
+    few_hyps, few_refs = head(kind, hyps, FEW), head(kind, refs, FEW)
     if entry == "explain":
-        return lambda: chrf.explain(hyps, refs, lowercase=lc).to_dict(segments=20)
-    few_hyps, few_refs = head(kind, hyps, 1500), head(kind, refs, 1500)
+        return lambda: chrf.explain(few_hyps, few_refs, lowercase=lc).to_dict(segments=20)
     return lambda: chrf.pairwise(few_hyps, few_refs, lowercase=lc)
 
 
