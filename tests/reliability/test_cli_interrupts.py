@@ -231,8 +231,13 @@ sys.exit(main())
 
 @pytest.mark.parametrize(
     "args",
-    [["ref.txt"], ["components", "--input", "-"], ["ref.txt", "-i", "pipe"]],
-    ids=["stdin", "contract-stdin", "named-pipe"],
+    [
+        ["ref.txt"],
+        ["components", "--input", "-"],
+        ["ref.txt", "-i", "pipe"],
+        ["components", "--input", "pipe"],
+    ],
+    ids=["stdin", "contract-stdin", "named-pipe", "contract-named-pipe"],
 )
 def test_a_ctrl_c_as_a_read_of_an_idle_pipe_begins_ends_the_command(
     small: Path, args: list[str]

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from chrf import contract, tools
-from chrf.cli.io import CliError, reading, stdin_binary, write_line
+from chrf.cli.io import CliError, open_binary, reading, stdin_binary, write_line
 from chrf.cli.options import components_options
 
 __all__ = ["components_command"]
@@ -42,5 +42,5 @@ def request_bytes(path: str) -> bytes:
             raise CliError("standard input is closed")
         with reading("standard input"):
             return stdin_binary().read(limit)
-    with reading(path), open(path, "rb") as handle:
+    with reading(path), open_binary(path) as handle:
         return handle.read(limit)
