@@ -18,10 +18,10 @@ const V3: u8 = 2;
 /// The choice, made once: an atomic load per call of a copied function afterwards.
 static CHOICE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
-/// Whether the matching may run its x86-64-v3 copies: the processor has every feature that
-/// copy is compiled for, and the baseline is not forced (see [`force_baseline`]).
+/// Whether the matching runs its x86-64-v3 copies: the processor has every feature that copy is
+/// compiled for, and the baseline is not forced (see [`force_baseline`]).
 #[inline]
-pub(crate) fn v3() -> bool {
+pub fn runs_v3() -> bool {
     match CHOICE.load(Ordering::Relaxed) {
         V3 => true,
         BASELINE => false,
@@ -57,14 +57,9 @@ pub fn force_baseline(baseline: bool) {
     CHOICE.store(if baseline { BASELINE } else { UNKNOWN }, Ordering::Relaxed);
 }
 
-/// Whether the matching runs its x86-64-v3 copies.
-pub fn runs_v3() -> bool {
-    v3()
-}
-
 /// `two_copies! { fn name[generics](args) -> R = inlined; }` defines `name`, which runs
 /// `inlined` (an `#[inline(always)]` function of the same arguments) compiled twice, each copy
-/// out of line: for x86-64-v3 where [`v3`] says so, else for the baseline. What `inlined`
+/// out of line: for x86-64-v3 where [`runs_v3`] says so, else for the baseline. What `inlined`
 /// inlines is compiled into each copy; what it calls out of line is not (so a hot function it
 /// calls takes copies of its own).
 macro_rules! two_copies {
@@ -87,8 +82,8 @@ macro_rules! two_copies {
                 $inlined($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
-            if $crate::isa::v3() {
-                // SAFETY: `v3()` is true only where the processor has every feature the copy
+            if $crate::isa::runs_v3() {
+                // SAFETY: `runs_v3()` is true only where the processor has every feature the copy
                 // is compiled for.
                 #[allow(unsafe_code)]
                 return unsafe { v3($($arg),*) };
