@@ -90,14 +90,19 @@ def _text(written: io.BytesIO) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _codec(like: IO[str] | None) -> tuple[str, str]:
+    """The encoding and error handler of one of the interpreter's own streams, which the
+    program's has too (the same environment)."""
+    encoding = like.encoding if like is not None else "utf-8"
+    return encoding, getattr(like, "errors", None) or "strict"
+
+
 @contextlib.contextmanager
 def _output(
     sink: io.BytesIO, like: IO[str] | None, full: bool = False
 ) -> Iterator[io.TextIOWrapper]:
-    """An output in the encoding and error handler that the interpreter gives the program's
-    (those of this process's own, which has the same environment)."""
-    encoding = like.encoding if like is not None else "utf-8"
-    errors = getattr(like, "errors", None) or "strict"
+    """An output in the encoding and error handler that the interpreter gives the program's."""
+    encoding, errors = _codec(like)
     if full:
         with open("/dev/full", "w", encoding=encoding, errors=errors) as handle:
             yield handle
@@ -109,9 +114,7 @@ def _output(
 def _stdin(data: bytes | None) -> Iterator[IO[str]]:
     """Standard input as the program would have it: a pipe that a thread fills (as
     `subprocess.run(input=...)` does), or the null device."""
-    like = sys.__stdin__
-    encoding = like.encoding if like is not None else "utf-8"
-    errors = getattr(like, "errors", None) or "strict"
+    encoding, errors = _codec(sys.__stdin__)
     if data is None:
         with open(os.devnull, encoding=encoding, errors=errors) as null:
             yield null
