@@ -137,6 +137,45 @@ def test_a_second_ctrl_c_while_the_first_is_reported_changes_nothing(small: Path
             assert_clean_interrupt(status, out, err)
 
 
+#: The program, with a real Ctrl-C (a SIGINT) at every other Python call from `main`'s first
+#: import of its own on: the first one, and more at each step of handling it, as a finger held
+#: on Ctrl-C gives, at the worst moments. A trace function sends them; the interrupt it raises
+#: unsets it (CPython unsets a trace function that raises), and a profile function, which never
+#: raises, sets it again at the next call.
+CTRL_C_AT_EVERY_CALL = """
+import faulthandler, os, signal, sys
+faulthandler.register(10, all_threads=True)
+
+def again(frame, event, arg):
+    if event == "call":
+        signal.raise_signal(signal.SIGINT)
+
+def keep_sending(frame, event, arg):
+    if sys.gettrace() is None:
+        sys.settrace(again)
+
+def tell(event, args):
+    if event == "import" and args[0] == "chrf.cli.outcome":
+        os.write(int(os.environ["READY_FD"]), b".")
+        sys.setprofile(keep_sending)
+
+sys.addaudithook(tell)
+from chrf.cli import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_at_every_call_once_the_first_has_come_is_still_one_line_and_130(
+    small: Path,
+) -> None:
+    # The second Ctrl-C landed where the first was being handled (in `interrupted`, in the
+    # `finally` that ignores the next ones, in `signal.signal`'s Python wrapper), the third in
+    # the excepthook that reported the second: "Error in sys.excepthook", a traceback and status
+    # -2 (scripts/stress_signals found it, with five SIGINTs sent 0.5 ms apart).
+    process = start(["ref.txt", "-i", "hyp.txt"], small, program=CTRL_C_AT_EVERY_CALL)
+    assert_clean_interrupt(*outcome(process))
+
+
 #: The program, with a Ctrl-C that CPython drops: raised in a `__del__` as `main` imports the
 #: module named by $DROP_AT, where CPython prints "Exception ignored" and goes on. A Ctrl-C landing
 #: in importlib's own callbacks (its module locks' weakref callbacks) ends the same way. The
@@ -236,25 +275,30 @@ sys.exit(main())
         ["components", "--input", "-"],
         ["ref.txt", "-i", "pipe"],
         ["components", "--input", "pipe"],
+        ["ref.txt", "-i", "pipe.gz"],
     ],
-    ids=["stdin", "contract-stdin", "named-pipe", "contract-named-pipe"],
+    ids=["stdin", "contract-stdin", "named-pipe", "contract-named-pipe", "gzip-named-pipe"],
 )
 def test_a_ctrl_c_as_a_read_of_an_idle_pipe_begins_ends_the_command(
     small: Path, args: list[str]
 ) -> None:
     # The read of the idle pipe waited on with the interrupt pending, until the pipe closed
-    # (scripts/stress_signals found it: 300 s, then killed).
-    pipe = small / "pipe"
-    if not pipe.exists():
-        os.mkfifo(pipe)
-    writer = os.open(pipe, os.O_RDWR)  # a writer that writes nothing and stays: an idle pipe
+    # (scripts/stress_signals found it: 300 s, then killed). A .gz one too, until gzip read it
+    # through chrf's own reader.
+    pipes = [small / "pipe", small / "pipe.gz"]
+    for pipe in pipes:
+        if not pipe.exists():
+            os.mkfifo(pipe)
+    # Writers that write nothing and stay: idle pipes.
+    writers = [os.open(pipe, os.O_RDWR) for pipe in pipes]
     stdin, feed = os.pipe()
     try:
         process = start(args, small, program=INTERRUPTED_AS_A_PIPE_IS_READ, stdin=stdin)
         os.close(stdin)
         assert_clean_interrupt(*outcome(process, feed))
     finally:
-        os.close(writer)
+        for writer in writers:
+            os.close(writer)
 
 
 #: The program, interrupted at `main`'s first import of its own; it reports on stderr every

@@ -49,12 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Without `argv`, this is the program itself (the `chrf` script, `python -m chrf`): it
     then also owns the process's signals. A Ctrl-C that comes after the work is done, or
-    while the interruption is being reported, is ignored, and a closed pipe (`chrf ... |
+    after a first one, is ignored, and a closed pipe (`chrf ... |
     head -1`) ends the process as SIGPIPE ends sacreBLEU's and any other command's: quietly,
     status 141 in a shell."""
     program = argv is None
     try:
         if program:
+            signal.signal(signal.SIGINT, _first_interrupt)
             sys.excepthook = _quiet_interrupts(sys.excepthook)
             sys.unraisablehook = _redelivered_interrupts(sys.unraisablehook)
         from chrf.cli.outcome import exit_status
@@ -64,18 +65,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupted(program)
     finally:
         if program:
-            _ignore_interrupts()
+            # Not contextlib.suppress: a Ctrl-C could land in its __enter__, outside it.
+            try:  # noqa: SIM105
+                _ignore_interrupts()
+            except KeyboardInterrupt:  # one that came as the work ended: ignored from now on
+                pass
 
 
 def interrupted(program: bool) -> int:
     if program:
-        _ignore_interrupts()  # a second Ctrl-C must not cut the message short
+        _ignore_interrupts()  # as `_first_interrupt` does, for one raised before it took over
     _stderr("chrf: interrupted\n")
     return INTERRUPTED
 
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _first_interrupt(signum: int, frame: object) -> None:
+    """The program's SIGINT handler: Python's own (a KeyboardInterrupt), except that every later
+    Ctrl-C is ignored from before the interrupt is raised. Ignoring them once it is raised
+    leaves a window of Python code (the handling's calls, `signal.signal`'s own) where one more
+    lands, and in the excepthook that reports it, another. A Ctrl-C that lands inside this
+    handler before it ignores the next ones runs the handler again, inside it: whichever of them
+    ignores Ctrl-C first raises the one interrupt that leaves."""
+    _ignore_interrupts()
+    raise KeyboardInterrupt
 
 
 def _stderr(text: str) -> None:
@@ -113,6 +129,8 @@ def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
         if not issubclass(unraisable.exc_type, KeyboardInterrupt):
             previous(unraisable)
             return
+        # The handler ignored Ctrl-C as it raised the one dropped: it handles the next again.
+        signal.signal(signal.SIGINT, _first_interrupt)
         # From a thread of its own: raised in this hook, CPython would drop it again. That thread
         # runs once this one yields the GIL, which is after the hook has returned.
         _thread.start_new_thread(_interrupt, (main_thread,))

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from itertools import islice, tee, zip_longest
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, BinaryIO, TypeVar
 
 from chrf import _service
 from chrf._inputs import Texts
@@ -69,16 +69,18 @@ READ_BYTES = 1 << 16
 def read_lines(path: str, encoding: str) -> Iterator[str]:
     """sacreBLEU's `smart_open`: lines split on "\\n" only, each right-stripped of whitespace;
     a name ending in .gz is read through gzip."""
-    with reading(path), open_text(path, encoding) as handle:
+    with reading(path), open_binary(path) as file, text_of(file, path, encoding) as handle:
         # Blocks of lines, stripped in one comprehension: a third of the time of line by line.
         for lines in bounded_lines(handle, path, READ_BYTES):
             yield from [line.rstrip() for line in lines]
 
 
-def open_text(path: str, encoding: str) -> IO[str]:
+def text_of(file: BinaryIO, path: str, encoding: str) -> IO[str]:
+    """The text of `file`, the file at `path`: through gzip for a name ending in .gz (which then
+    leaves `file` open: its opener closes it)."""
     if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding=encoding, newline="\n")
-    return io.TextIOWrapper(open_binary(path), encoding=encoding, newline="\n")
+        return gzip.open(file, "rt", encoding=encoding, newline="\n")
+    return io.TextIOWrapper(file, encoding=encoding, newline="\n")
 
 
 def stdin_lines(encoding: str) -> Iterator[str]:
