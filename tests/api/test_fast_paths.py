@@ -53,7 +53,6 @@ def as_tuples(value: Any) -> Any:
     return tuple(as_tuples(v) for v in value) if isinstance(value, list) else value
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(items, max_size=3), references, chrf_settings(exact=False))
 def test_sentence_scores_of_lists_equal_those_of_tuples(
     hyps: Any, refs: Any, options: dict[str, Any]
@@ -65,7 +64,6 @@ def test_sentence_scores_of_lists_equal_those_of_tuples(
     assert (hyps, refs) == before
 
 
-@settings(max_examples=300, deadline=None)
 @given(items, st.one_of(st.lists(items, max_size=3), items), chrf_settings(exact=False))
 def test_sentence_score_of_a_list_equals_that_of_a_tuple(
     hyp: Any, refs: Any, options: dict[str, Any]
@@ -115,7 +113,7 @@ def test_sentence_score_names_the_bad_argument(
     assert metric.num_refs is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(corpora(max_streams=2, text=st.one_of(texts, long_texts)), chrf_settings())
 def test_both_instruction_set_copies_count_the_same(
     corpus: tuple[list[str], Any], options: dict[str, Any]

@@ -9,7 +9,6 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-import hypothesis
 import pytest
 from hypothesis import given
 
@@ -28,7 +27,6 @@ def test_components_equal_the_reference_on_every_field(corpus: Any, settings: An
     assert compiled.cross_checked == (compiled.score_fraction != 0)
 
 
-@hypothesis.settings(max_examples=300)
 @given(corpora(max_streams=2, text=long_texts), chrf_settings())
 def test_components_of_long_and_repetitive_texts_equal_the_reference(
     corpus: Any, settings: Any
