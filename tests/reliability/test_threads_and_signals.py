@@ -264,8 +264,15 @@ def test_ctrl_c_during_a_statistical_test_exits_130(test: list[str], tmp_path: P
         assert waited < LATENCY_BOUND, f"the command ended {waited:.2f} CPU-s after SIGINT"
 
 
+#: The start of the fork programs below: a child that hangs can be asked for its stacks.
+THE_CHILD_TELLS = """
+import faulthandler, signal
+faulthandler.register(signal.SIGUSR1)  # inherited by the forked child: its Python stack
+"""
+
 #: The parent's end of the fork programs below: waits for the child (`pid`), then for the
-#: `worker` thread, and prints "ok", "failed STATUS" or, past the bound, "hung".
+#: `worker` thread, and prints "ok", "failed STATUS" or, past the bound, "hung", with the
+#: child's Python stack and, where gdb is installed, its native stacks on stderr.
 THE_PARENT_WAITS = """
 deadline = time.monotonic() + 120  # a hang's bound: a busy machine may give the child little CPU
 while time.monotonic() < deadline:
@@ -275,6 +282,12 @@ while time.monotonic() < deadline:
         print("ok" if os.waitstatus_to_exitcode(status) == 0 else f"failed {status}")
         sys.exit(0)
     time.sleep(0.01)
+os.kill(pid, signal.SIGUSR1)
+time.sleep(1)
+import shutil, subprocess
+if shutil.which("gdb"):
+    subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt"],
+                   stdout=sys.stderr, stderr=subprocess.DEVNULL, timeout=60)
 os.kill(pid, 9)
 os.waitpid(pid, 0)
 worker.join()
@@ -282,7 +295,8 @@ print("hung")
 """
 
 FORK_DURING_A_FIRST_ARRAY_CALL = (
-    """
+    THE_CHILD_TELLS
+    + """
 import os, sys, threading, time
 import chrf
 worker = threading.Thread(target=lambda: chrf.pairwise(["a b c"] * 20, ["a c d"] * 20))
@@ -313,11 +327,12 @@ def test_a_fork_during_another_threads_first_array_call_never_hangs() -> None:
             text=True,
             timeout=HANG_BOUND,
         )
-        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-2000:])
+        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-6000:])
 
 
 FORK_DURING_FIRST_CALLS_IN_A_ROW = (
-    """
+    THE_CHILD_TELLS
+    + """
 import os, sys, threading, time
 import chrf
 def first_calls():
@@ -356,7 +371,7 @@ def test_a_fork_between_another_threads_first_calls_never_hangs() -> None:
             text=True,
             timeout=HANG_BOUND,
         )
-        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-2000:])
+        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-6000:])
 
 
 CTRL_C_AT_THE_FIRST_NUMPY_USE = """
