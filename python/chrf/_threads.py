@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _imp
+import _thread
 import contextlib
 import importlib
 import importlib._bootstrap
@@ -10,6 +11,8 @@ import operator
 import os
 import sys
 import warnings
+import weakref
+from typing import Any
 
 from chrf import _core
 from chrf._errors import SettingsError, SettingsTypeError
@@ -114,15 +117,23 @@ def before_fork() -> None:
     is under way waits for it), then holds Python's import lock and the core's preparation of
     NumPy until the fork is done (:func:`after_fork`), so that none starts in between, and lets
     the core's one-time lookups under way end: the child gets whole modules and free locks.
-    Nothing is waited for while a lock is held, as an import under way may need it.
+    Nothing is waited for while a lock is held, as an import under way may need it. Waiting
+    gives up the GIL, and another thread may begin its next import meanwhile (first calls
+    import chrf's modules one after another): this waits again until none is under way. Each
+    round waits for an import to end, and a process imports each module once; the bound only
+    stops a module that claims to be importing for ever.
     """
-    for _ in range(3):  # waiting gives up the GIL: another import may start meanwhile
+    for _ in range(_MOST_ROUNDS):
         _wait_for_imports()
         _hold_imports()
         if not _imports_under_way():
             return
         after_fork()
-    _hold_imports()  # still importing (this thread, say): hold what can be held
+    _hold_imports()
+
+
+#: More rounds of :func:`before_fork` than chrf and NumPy have modules to import.
+_MOST_ROUNDS = 1000
 
 
 def after_fork() -> None:
@@ -152,15 +163,27 @@ def _wait_for_imports() -> None:
 
 
 def _imports_under_way() -> list[str]:
-    """NumPy and chrf's modules being imported: in sys.modules and not done, or not yet there
-    but with their import lock taken (a thread that took it is still finding the module)."""
+    """NumPy and chrf's modules being imported by another thread: in sys.modules and not done,
+    or not yet there but with their import lock taken (a thread that took it is still finding
+    the module). This thread's own imports (a fork as a module is imported) are not waited for:
+    they end after the fork."""
     names = [name for name in list(sys.modules) if name.startswith("chrf.") or name == "numpy"]
     under_way = [name for name in names if _initializing(name) and _waited_for(name)]
     locked = getattr(importlib._bootstrap, "_module_locks", None)
     if locked:  # empty unless an import is under way somewhere
         names = [name for name in list(locked) if name.startswith("chrf.") or name == "numpy"]
         under_way += [name for name in names if _waited_for(name) and name not in under_way]
-    return under_way
+    this_thread = _thread.get_ident()
+    return [name for name in under_way if _importer(locked, name) != this_thread]
+
+
+def _importer(locked: Any, name: str) -> int | None:
+    """The thread whose import of `name` holds its module lock (None: none, or not known)."""
+    lock = locked.get(name) if locked else None
+    if isinstance(lock, weakref.ref):  # up to Python 3.12: a weak reference to the lock
+        lock = lock()
+    owner = getattr(lock, "owner", None)
+    return owner if isinstance(owner, int) else None
 
 
 #: Not waited for: they import frameworks that log as they load, and logging's own before-fork

@@ -282,12 +282,12 @@ while time.monotonic() < deadline:
         print("ok" if os.waitstatus_to_exitcode(status) == 0 else f"failed {status}")
         sys.exit(0)
     time.sleep(0.01)
-os.kill(pid, signal.SIGUSR1)
-time.sleep(1)
 import shutil, subprocess
 if shutil.which("gdb"):
     subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt"],
                    stdout=sys.stderr, stderr=subprocess.DEVNULL, timeout=60)
+os.kill(pid, signal.SIGUSR1)  # after gdb's: the end of stderr, which a failure shows
+time.sleep(1)
 os.kill(pid, 9)
 os.waitpid(pid, 0)
 worker.join()
@@ -372,6 +372,55 @@ def test_a_fork_between_another_threads_first_calls_never_hangs() -> None:
             timeout=HANG_BOUND,
         )
         assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-6000:])
+
+
+#: A thread imports chrf's modules one after another (as first calls do: `chrf._api`, then
+#: `chrf._sacrebleu`...), each import giving up the GIL partway (stand-in modules, served by a
+#: finder of the test's own), while the main thread forks. The switch interval is so long that
+#: the main thread runs only when the worker gives up the GIL: each time the fork hook has waited
+#: for one import to end, the worker has begun the next.
+FORK_DURING_IMPORTS_IN_A_ROW = (
+    THE_CHILD_TELLS
+    + """
+import importlib, importlib.abc, importlib.util, os, sys, threading, time
+import chrf
+sys.setswitchinterval(1000)
+
+class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path, target=None):
+        if name.startswith("chrf._stand_in_"):
+            return importlib.util.spec_from_loader(name, self)
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        time.sleep(0.02)
+
+sys.meta_path.insert(0, StandIns())
+names = [f"chrf._stand_in_{k}" for k in range(8)]
+worker = threading.Thread(target=lambda: [importlib.import_module(name) for name in names])
+worker.start()
+time.sleep(float(sys.argv[1]))
+pid = os.fork()
+if pid == 0:
+    [importlib.import_module(name) for name in names]
+    os._exit(0)
+"""
+    + THE_PARENT_WAITS
+)
+
+
+@POSIX_ONLY
+def test_a_fork_while_another_thread_imports_chrfs_modules_in_a_row_never_hangs() -> None:
+    # The fork hook waited for the imports under way three times, then forked anyway: the child
+    # copied the fourth module's import half done and waited for it forever.
+    for delay in (0.0, 0.01, 0.05):
+        done = subprocess.run(
+            [sys.executable, "-c", FORK_DURING_IMPORTS_IN_A_ROW, str(delay)],
+            capture_output=True,
+            text=True,
+            timeout=HANG_BOUND,
+        )
+        assert done.stdout == "ok\n", (delay, done.stdout, done.stderr[-6000:])
 
 
 CTRL_C_AT_THE_FIRST_NUMPY_USE = """
