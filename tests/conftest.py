@@ -15,7 +15,7 @@ from implementations import IMPLEMENTATIONS
 from soak import SOAK
 
 # Every run, CI's included, tries hypothesis's 100 examples a property: each run draws new ones
-# (no fixed seed), so the runs add up; at 200 they were a quarter of the test command's pytest.
+# (no fixed seed), so the runs add up, and more a property would make them most of CI's run.
 # The long run (CHRF_SOAK=1, tests/support/soak.py) tries 1,000. A property sets a count of its
 # own only to try fewer, where an example costs much more.
 settings.register_profile("dev", max_examples=100, deadline=None)

@@ -423,6 +423,64 @@ def test_a_fork_while_another_thread_imports_chrfs_modules_in_a_row_never_hangs(
         assert done.stdout == "ok\n", (delay, done.stdout, done.stderr[-6000:])
 
 
+#: A thread makes its first Arrow, sentence-level, aggregate (NumPy weights) and explain calls
+#: while the main thread forks at the worker's Nth giving up of the GIL (argv[1]): the switch
+#: interval is so long that the worker lets go of the GIL only where it chooses to, and each of
+#: the main thread's sleeps lets it run to its next such place. A place where a once-cell is
+#: first filled (an interned name, a class looked up, NumPy's borrow flags) is one: the cell is
+#: marked as being filled while the worker waits to get the GIL back.
+FORK_AT_EACH_GIL_RELEASE_OF_FIRST_CALLS = (
+    THE_CHILD_TELLS
+    + """
+import os, sys, threading, time
+import numpy as np
+import pyarrow as pa
+import chrf
+sys.setswitchinterval(1000)
+# Done before: NumPy's preparation and Fraction's lookup, which the fork hook settles itself.
+chrf.pairwise(["a"], ["a"])
+chrf.components(["a"], ["a"])
+hyps, refs, weights = pa.array(["a b"]), pa.array(["a c"]), np.array([1.0])
+def first_calls():
+    chrf.score(hyps, [refs])
+    chrf.sentence_scores(["a b"], ["a c"], lowercase=True)
+    chrf.aggregate(["a b"], ["a c"], weights=weights)
+    chrf.explain(["a b"], ["a c"])
+worker = threading.Thread(target=first_calls)
+worker.start()
+for _ in range(int(sys.argv[1])):
+    if not worker.is_alive():
+        break
+    time.sleep(0.001)
+pid = os.fork()
+if pid == 0:
+    try:
+        ok = chrf.score(hyps, [refs]) == chrf.score(["a b"], [["a c"]])
+        ok = ok and chrf.sentence_scores(["a"], ["A"], lowercase=True).tolist() == [100.0]
+        ok = ok and chrf.aggregate(["a"], ["a"], weights=weights).tolist() == [100.0]
+        ok = ok and chrf.explain(["a"], ["a"]).score == 100.0
+    except BaseException:
+        os._exit(3)
+    os._exit(0 if ok else 2)
+"""
+    + THE_PARENT_WAITS
+)
+
+
+@POSIX_ONLY
+def test_a_fork_at_any_gil_release_of_another_threads_first_calls_never_hangs() -> None:
+    # A fork as the worker first looked up `__arrow_c_array__` (an interned name) left the
+    # child's first Arrow call waiting forever on the cell copied as being filled.
+    for releases in moments(30, 10):
+        done = subprocess.run(
+            [sys.executable, "-c", FORK_AT_EACH_GIL_RELEASE_OF_FIRST_CALLS, str(releases)],
+            capture_output=True,
+            text=True,
+            timeout=HANG_BOUND,
+        )
+        assert done.stdout == "ok\n", (releases, done.stdout, done.stderr[-6000:])
+
+
 CTRL_C_AT_THE_FIRST_NUMPY_USE = """
 import json, sys
 import chrf

@@ -76,8 +76,7 @@ def read_lines(path: str, encoding: str) -> Iterator[str]:
 
 
 def text_of(file: BinaryIO, path: str, encoding: str) -> IO[str]:
-    """The text of `file`, the file at `path`: through gzip for a name ending in .gz (which then
-    leaves `file` open: its opener closes it)."""
+    """The text of `file` (at `path`): through gzip for a .gz name, which leaves `file` open."""
     if path.endswith(".gz"):
         return gzip.open(file, "rt", encoding=encoding, newline="\n")
     return io.TextIOWrapper(file, encoding=encoding, newline="\n")

@@ -29,6 +29,7 @@ use crate::arrow_import::import;
 use crate::errors::{
     argument_of, arrow_error, arrow_type_error, input_error, reserved, Error, Result,
 };
+use crate::names::names;
 
 /// One array of UTF-8 strings, of any of Arrow's three string layouts.
 enum Chunk {
@@ -111,11 +112,13 @@ pub enum ArrowColumn {
 /// Whether `value` hands out its data through Arrow's PyCapsule interface.
 pub fn exports_arrow(value: &Bound<'_, PyAny>) -> bool {
     let kind = value.get_type();
-    let py = value.py();
-    kind.hasattr(pyo3::intern!(py, "__arrow_c_stream__"))
+    let Ok(names) = names(value.py()) else {
+        return false;
+    };
+    kind.hasattr(names.arrow_c_stream.bind(value.py()))
         .unwrap_or(false)
         || kind
-            .hasattr(pyo3::intern!(py, "__arrow_c_array__"))
+            .hasattr(names.arrow_c_array.bind(value.py()))
             .unwrap_or(false)
 }
 

@@ -14,6 +14,7 @@ use pyo3::types::{PyCapsule, PyTuple};
 use pyo3_arrow::{PyArray, PyArrayReader, PyField};
 
 use crate::errors::{arrow_error, arrow_type_error, Error, Result};
+use crate::names::names;
 use crate::objects::caught_quietly;
 
 /// An imported column: its type and its arrays (one, or a stream's chunks).
@@ -33,7 +34,7 @@ pub fn import(
     let py = value.py();
     if value
         .get_type()
-        .hasattr(pyo3::intern!(py, "__arrow_c_array__"))?
+        .hasattr(names(py)?.arrow_c_array.bind(py))?
     {
         let pair = exported(value, "__arrow_c_array__", name)?;
         let (schema, array) = capsule_pair(&pair, name)?;

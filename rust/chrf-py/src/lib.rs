@@ -20,6 +20,7 @@
 //! | `resampling` | sacreBLEU's bootstrap and approximate randomization scores |
 //! | `files` | the command line's files, read and scored in the core |
 //! | `arrays` | buffers to and from NumPy |
+//! | `names` | the Python names and classes the glue looks up, made as the module loads |
 //! | `objects` | Python objects made fallibly (out of memory is a `MemoryError`), the panic hook |
 
 mod arrays;
@@ -34,6 +35,7 @@ mod explain;
 mod files;
 mod inputs;
 mod listing;
+mod names;
 mod objects;
 mod resampling;
 mod runtime;
@@ -49,6 +51,7 @@ mod _chrf {
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::objects::install_panic_hook();
         crate::errors::load_classes(module.py())?;
+        crate::names::load(module.py())?;
         module.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 

@@ -3,37 +3,31 @@
 //! mapping) is refused by name.
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyList, PyString, PyType};
 
 use crate::arrow::{exports_arrow, read_arrow, read_arrow_texts, ArrowColumn, ArrowText};
 use crate::errors::{argument_of, input_type_error, Named, Result};
+use crate::names::{names, Names};
 use crate::objects::{new_list, new_str};
 use crate::texts::{read_arrow_rows, read_list, type_name, Column, Reading};
 
-static ITERABLE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static SET: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static MAPPING: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static KEYS_VIEW: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static ITEMS_VIEW: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-
-fn is_instance(value: &Bound<'_, PyAny>, abc: &PyOnceLock<Py<PyType>>, name: &str) -> Result<bool> {
-    let abc = abc.import(value.py(), "collections.abc", name)?;
+fn is_instance(value: &Bound<'_, PyAny>, abc: impl Fn(&Names) -> &Py<PyType>) -> Result<bool> {
+    let abc = abc(names(value.py())?).bind(value.py());
     Ok(value.is_instance(abc)?)
 }
 
 /// `isinstance(value, collections.abc.Iterable)`: what `for` takes by its `__iter__`.
 fn is_iterable(value: &Bound<'_, PyAny>) -> Result<bool> {
-    is_instance(value, &ITERABLE, "Iterable")
+    is_instance(value, |names| &names.iterable)
 }
 
 /// A collection whose iteration order is no order of segments: a set of hypotheses would be
 /// paired with the references in whatever order its hashes give.
 fn is_unordered(value: &Bound<'_, PyAny>) -> Result<bool> {
-    Ok(is_instance(value, &SET, "Set")?
-        || is_instance(value, &MAPPING, "Mapping")?
-        || is_instance(value, &KEYS_VIEW, "KeysView")?
-        || is_instance(value, &ITEMS_VIEW, "ItemsView")?)
+    Ok(is_instance(value, |names| &names.set)?
+        || is_instance(value, |names| &names.mapping)?
+        || is_instance(value, |names| &names.keys_view)?
+        || is_instance(value, |names| &names.items_view)?)
 }
 
 /// A text where a sequence of texts might be: a str or bytes, or anything not iterable (None, a

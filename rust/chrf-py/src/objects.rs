@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 
 use crate::errors::{internal_error, Error, Result};
+use crate::names::names;
 
 /// `text` as a Python str.
 pub fn new_str<'py>(py: Python<'py>, text: &str) -> Result<Bound<'py, PyString>> {
@@ -47,7 +48,7 @@ pub fn float_list<'py>(py: Python<'py>, values: &[f64]) -> Result<Bound<'py, PyL
         }
         Ok(())
     })?;
-    array_list(py, pyo3::intern!(py, "d"), bytes)
+    array_list(py, &names(py)?.doubles, bytes)
 }
 
 /// The `len` ints of `values` as a list of Python ints, made as [`float_list`] makes floats
@@ -64,21 +65,19 @@ pub fn int_list<'py>(
         }
         Ok(())
     })?;
-    array_list(py, pyo3::intern!(py, "Q"), bytes)
+    array_list(py, &names(py)?.unsigned_64, bytes)
 }
 
 /// The items of an `array` of type `code` whose machine values are `bytes`, as a list.
 fn array_list<'py>(
     py: Python<'py>,
-    code: &Bound<'py, PyString>,
+    code: &Py<PyString>,
     bytes: Bound<'py, PyBytes>,
 ) -> Result<Bound<'py, PyList>> {
-    let array = fallibly(|| {
-        let array = py.import(pyo3::intern!(py, "array"))?;
-        Ok(array.getattr(pyo3::intern!(py, "array"))?.call1((code,))?)
-    })?;
-    array.call_method1(pyo3::intern!(py, "frombytes"), (bytes,))?;
-    let list = array.call_method0(pyo3::intern!(py, "tolist"))?;
+    let names = names(py)?;
+    let array = fallibly(|| Ok(names.array.bind(py).call1((code,))?))?;
+    array.call_method1(names.frombytes.bind(py), (bytes,))?;
+    let list = array.call_method0(names.tolist.bind(py))?;
     Ok(list.cast_into::<PyList>().map_err(PyErr::from)?)
 }
 

@@ -3,8 +3,10 @@
 
 use chrf_core::pool::{self, Interrupt};
 use chrf_core::ChrfError;
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use numpy::PyArray1;
+use numpy::PyArrayMethods;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -165,8 +167,9 @@ thread_local! {
 pub fn settle_before_fork(py: Python<'_>) {
     // Keeps the GIL: the pool's threads need none to finish starting.
     pool::settle_for_fork();
-    settle_fraction_class(py);
+    settle_conversions(py);
     if NUMPY_READY.load(Ordering::Acquire) {
+        settle_numpy_borrows(py);
         return;
     }
     let guard = loop {
@@ -181,15 +184,29 @@ pub fn settle_before_fork(py: Python<'_>) {
     HELD_FOR_FORK.with(|held| *held.borrow_mut() = Some(guard));
 }
 
-/// Before a fork: lets another thread finish looking up Python's `Fraction`, or looks it up.
-/// PyO3 turns an exact fraction into a `Fraction` through a class it looks up once, in a
-/// once-cell that it marks as being filled before it waits for the GIL: a fork while another
-/// thread waits there copies the cell into the child as being filled for good, and the child's
-/// first exact fraction would wait forever. Making one here waits for that thread instead (the
-/// cell gives up the GIL while it waits).
-fn settle_fraction_class(py: Python<'_>) {
+/// Before a fork: lets another thread finish filling the once-cells of PyO3's conversions of
+/// exact numbers (the `Fraction` class, the names of `int` and `Fraction` methods it calls), or
+/// fills them. PyO3 marks such a cell as being filled before it waits for the GIL: a fork while
+/// another thread waits there copies the cell into the child as being filled for good, and the
+/// child's first exact fraction would wait forever. Converting one here, both ways, waits for
+/// that thread instead (a cell gives up the GIL while it waits). chrf's own cells are filled as
+/// the module loads ([`crate::names`]).
+fn settle_conversions(py: Python<'_>) {
+    // Larger than a machine word: PyO3 converts it through `int.to_bytes` and `int.from_bytes`.
+    let big = BigRational::new(BigInt::from(u128::MAX) * 3, BigInt::from(u128::MAX));
     // A failure (no `fractions`) is raised where a fraction is made, not by the fork.
-    let _ = (&BigRational::from_integer(0.into())).into_pyobject(py);
+    if let Ok(fraction) = (&big).into_pyobject(py) {
+        let _ = fraction.extract::<BigRational>();
+    }
+}
+
+/// Before a fork, once NumPy is ready: lets another thread finish setting up rust-numpy's
+/// borrow flags (a once-cell like those of [`settle_conversions`], filled by the first read of
+/// a NumPy array), or sets them up.
+fn settle_numpy_borrows(py: Python<'_>) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        let _ = PyArray1::<f64>::zeros(py, 0, false).try_readonly();
+    }));
 }
 
 /// After a fork, in the parent and in the child: lets NumPy be made ready again.

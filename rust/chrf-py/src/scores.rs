@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::errors::{empty, input_error, Result};
 use crate::inputs::{read_corpus, Layout};
 use crate::listing::listed;
+use crate::names::names;
 use crate::objects::fallibly;
 use crate::runtime::{compute, numpy_ready};
 use crate::texts::{read_one, Text};
@@ -117,7 +118,7 @@ pub fn sentence_score(
             )
         }
     };
-    metric.setattr(pyo3::intern!(py, "num_refs"), count)?;
+    metric.setattr(names(py)?.num_refs.bind(py), count)?;
     Ok(score)
 }
 

@@ -10,6 +10,7 @@ use pyo3::types::{PyList, PyString};
 
 use crate::arrow::ArrowText;
 use crate::errors::{input_error, input_type_error, out_of_memory, reserved, Error, Named, Result};
+use crate::names::names;
 use crate::objects::new_str;
 
 /// A text as the core reads it, borrowed in place from its owner: a Python `str` (no copy when
@@ -242,7 +243,7 @@ fn read_text(
     // Python's own str.lower(): its Unicode tables are the ones sacreBLEU's numbers use. A
     // lone surrogate stays one, and is found in the lowered text.
     let lowered = text
-        .call_method0(pyo3::intern!(py, "lower"))
+        .call_method0(names(py).map_err(TextError::Python)?.lower.bind(py))
         .and_then(|lowered| Ok(lowered.cast_into::<PyString>()?))
         .map_err(TextError::Python)?;
     let lowered = PyBackedStr::try_from(lowered).map_err(|e| unencodable(py, e))?;
@@ -255,7 +256,7 @@ fn is_long_and_not_ascii(text: &Bound<'_, PyString>) -> PyResult<bool> {
     if text.len()? < LONG_TEXT {
         return Ok(false);
     }
-    let ascii = text.call_method0(pyo3::intern!(text.py(), "isascii"))?;
+    let ascii = text.call_method0(names(text.py())?.isascii.bind(text.py()))?;
     Ok(!ascii.is_truthy()?)
 }
 
