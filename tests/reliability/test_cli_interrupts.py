@@ -6,6 +6,7 @@ moment may give, so none depends on timing to pass."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -174,6 +175,27 @@ def test_ctrl_c_at_every_call_once_the_first_has_come_is_still_one_line_and_130(
     # -2 (scripts/stress_signals found it, with five SIGINTs sent 0.5 ms apart).
     process = start(["ref.txt", "-i", "hyp.txt"], small, program=CTRL_C_AT_EVERY_CALL)
     assert_clean_interrupt(*outcome(process))
+
+
+def test_started_with_ctrl_c_ignored_the_command_goes_on_ignoring_it(small: Path) -> None:
+    # A shell starts a background job (`chrf ... &` in a script, nohup) with SIGINT ignored, so
+    # that Ctrl-C at the terminal leaves it running: the command must not take Ctrl-C back.
+    stdin, feed = os.pipe()
+    process = start(
+        ["ref.txt"],
+        small,
+        stdin=stdin,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    os.close(stdin)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    with contextlib.suppress(BrokenPipeError):  # ended by the Ctrl-C, it reads no more
+        os.write(feed, (small / "hyp.txt").read_bytes())
+    os.close(feed)
+    status, out, err = outcome(process)
+    assert (status, err) == (0, ""), (status, err)
+    assert out.startswith("{"), out
 
 
 #: The program, with a Ctrl-C that CPython drops: raised in a `__del__` as `main` imports the

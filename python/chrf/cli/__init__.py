@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     program = argv is None
     try:
         if program:
-            signal.signal(signal.SIGINT, _first_interrupt)
+            _handle_interrupts()
             sys.excepthook = _quiet_interrupts(sys.excepthook)
             sys.unraisablehook = _redelivered_interrupts(sys.unraisablehook)
         from chrf.cli.outcome import exit_status
@@ -83,6 +83,13 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _handle_interrupts() -> None:
+    """Handles Ctrl-C with `_first_interrupt`, where Python's own handler has it: a process
+    started with Ctrl-C ignored (a shell's background job, nohup) goes on ignoring it."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _first_interrupt)
+
+
 def _first_interrupt(signum: int, frame: object) -> None:
     """The program's SIGINT handler: Python's own (a KeyboardInterrupt), except that every later
     Ctrl-C is ignored from before the interrupt is raised. Ignoring them once it is raised
@@ -91,7 +98,12 @@ def _first_interrupt(signum: int, frame: object) -> None:
     handler before it ignores the next ones runs the handler again, inside it: whichever of them
     ignores Ctrl-C first raises the one interrupt that leaves."""
     _ignore_interrupts()
+    _raised.append(True)
     raise KeyboardInterrupt
+
+
+#: Whether `_first_interrupt` has raised a KeyboardInterrupt (a list: a flag without `global`).
+_raised: list[bool] = []
 
 
 def _stderr(text: str) -> None:
@@ -129,8 +141,9 @@ def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
         if not issubclass(unraisable.exc_type, KeyboardInterrupt):
             previous(unraisable)
             return
-        # The handler ignored Ctrl-C as it raised the one dropped: it handles the next again.
-        signal.signal(signal.SIGINT, _first_interrupt)
+        if _raised:  # by `_first_interrupt`, which ignored the next: it handles one again
+            _raised.clear()
+            signal.signal(signal.SIGINT, _first_interrupt)
         # From a thread of its own: raised in this hook, CPython would drop it again. That thread
         # runs once this one yields the GIL, which is after the hook has returned.
         _thread.start_new_thread(_interrupt, (main_thread,))
