@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_program import HANG_BOUND, hung, start
+from cli_program import HANG_BOUND, PROGRAM, hung, start
 from soak import moments
 
 INTERRUPTED = "chrf: interrupted\n"
@@ -143,9 +143,9 @@ def test_a_second_ctrl_c_while_the_first_is_reported_changes_nothing(small: Path
 #: on Ctrl-C gives, at the worst moments. A trace function sends them; the interrupt it raises
 #: unsets it (CPython unsets a trace function that raises), and a profile function, which never
 #: raises, sets it again at the next call.
-CTRL_C_AT_EVERY_CALL = """
-import faulthandler, os, signal, sys
-faulthandler.register(10, all_threads=True)
+CTRL_C_AT_EVERY_CALL = (
+    """
+import signal, sys
 
 def again(frame, event, arg):
     if event == "call":
@@ -155,15 +155,14 @@ def keep_sending(frame, event, arg):
     if sys.gettrace() is None:
         sys.settrace(again)
 
-def tell(event, args):
+def start_sending(event, args):
     if event == "import" and args[0] == "chrf.cli.outcome":
-        os.write(int(os.environ["READY_FD"]), b".")
         sys.setprofile(keep_sending)
 
-sys.addaudithook(tell)
-from chrf.cli import main
-sys.exit(main())
+sys.addaudithook(start_sending)
 """
+    + PROGRAM
+)
 
 
 def test_ctrl_c_at_every_call_once_the_first_has_come_is_still_one_line_and_130(

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -294,6 +295,21 @@ worker.join()
 print("hung")
 """
 
+
+def assert_every_child_ends(program: str, arguments: Iterable[float]) -> None:
+    """Runs the fork `program` (its start `THE_CHILD_TELLS`, its end `THE_PARENT_WAITS`) once
+    per argument, in a fresh process each time: only a process's first calls import and fill
+    once-cells. Every forked child must end well."""
+    for argument in arguments:
+        done = subprocess.run(
+            [sys.executable, "-c", program, str(argument)],
+            capture_output=True,
+            text=True,
+            timeout=HANG_BOUND,
+        )
+        assert done.stdout == "ok\n", (argument, done.stdout, done.stderr[-6000:])
+
+
 FORK_DURING_A_FIRST_ARRAY_CALL = (
     THE_CHILD_TELLS
     + """
@@ -317,17 +333,10 @@ if pid == 0:
 @POSIX_ONLY
 def test_a_fork_during_another_threads_first_array_call_never_hangs() -> None:
     # The child used to copy NumPy's import lock (and chrf's own modules') held by the thread
-    # making its first array call, and waited forever on its own first call. A fresh process
-    # each time: only a process's first call imports.
-    for trial in moments(15, 6):
-        delay = 0.003 * trial  # 0 to 42 ms after the thread starts
-        done = subprocess.run(
-            [sys.executable, "-c", FORK_DURING_A_FIRST_ARRAY_CALL, str(delay)],
-            capture_output=True,
-            text=True,
-            timeout=HANG_BOUND,
-        )
-        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-6000:])
+    # making its first array call, and waited forever on its own first call. 0 to 42 ms
+    # after the thread starts:
+    delays = [0.003 * trial for trial in moments(15, 6)]
+    assert_every_child_ends(FORK_DURING_A_FIRST_ARRAY_CALL, delays)
 
 
 FORK_DURING_FIRST_CALLS_IN_A_ROW = (
@@ -363,15 +372,9 @@ def test_a_fork_between_another_threads_first_calls_never_hangs() -> None:
     # hook looks again once it holds the import lock), or begin to look up Python's Fraction
     # class, which PyO3 does in a once-cell it marks as being filled before it waits for the GIL
     # (children hung in `components`, waiting on that cell: the hook now lets the lookup end).
-    for trial in moments(24, 8):
-        delay = 0.015 * trial  # 0 to 345 ms: through NumPy's preparation and the imports after it
-        done = subprocess.run(
-            [sys.executable, "-c", FORK_DURING_FIRST_CALLS_IN_A_ROW, str(delay)],
-            capture_output=True,
-            text=True,
-            timeout=HANG_BOUND,
-        )
-        assert done.stdout == "ok\n", (trial, done.stdout, done.stderr[-6000:])
+    # 0 to 345 ms: through NumPy's preparation and the imports after it.
+    delays = [0.015 * trial for trial in moments(24, 8)]
+    assert_every_child_ends(FORK_DURING_FIRST_CALLS_IN_A_ROW, delays)
 
 
 #: A thread imports chrf's modules one after another (as first calls do: `chrf._api`, then
@@ -413,14 +416,7 @@ if pid == 0:
 def test_a_fork_while_another_thread_imports_chrfs_modules_in_a_row_never_hangs() -> None:
     # The fork hook waited for the imports under way three times, then forked anyway: the child
     # copied the fourth module's import half done and waited for it forever.
-    for delay in (0.0, 0.01, 0.05):
-        done = subprocess.run(
-            [sys.executable, "-c", FORK_DURING_IMPORTS_IN_A_ROW, str(delay)],
-            capture_output=True,
-            text=True,
-            timeout=HANG_BOUND,
-        )
-        assert done.stdout == "ok\n", (delay, done.stdout, done.stderr[-6000:])
+    assert_every_child_ends(FORK_DURING_IMPORTS_IN_A_ROW, [0.0, 0.01, 0.05])
 
 
 #: A thread makes its first Arrow, sentence-level, aggregate (NumPy weights) and explain calls
@@ -471,14 +467,7 @@ if pid == 0:
 def test_a_fork_at_any_gil_release_of_another_threads_first_calls_never_hangs() -> None:
     # A fork as the worker first looked up `__arrow_c_array__` (an interned name) left the
     # child's first Arrow call waiting forever on the cell copied as being filled.
-    for releases in moments(30, 10):
-        done = subprocess.run(
-            [sys.executable, "-c", FORK_AT_EACH_GIL_RELEASE_OF_FIRST_CALLS, str(releases)],
-            capture_output=True,
-            text=True,
-            timeout=HANG_BOUND,
-        )
-        assert done.stdout == "ok\n", (releases, done.stdout, done.stderr[-6000:])
+    assert_every_child_ends(FORK_AT_EACH_GIL_RELEASE_OF_FIRST_CALLS, moments(30, 10))
 
 
 CTRL_C_AT_THE_FIRST_NUMPY_USE = """
