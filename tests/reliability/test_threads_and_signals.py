@@ -271,10 +271,19 @@ import faulthandler, signal
 faulthandler.register(signal.SIGUSR1)  # inherited by the forked child: its Python stack
 """
 
-#: The parent's end of the fork programs below: waits for the child (`pid`), then for the
-#: `worker` thread, and prints "ok", "failed STATUS" or, past the bound, "hung", with the
-#: child's Python stack and, where gdb is installed, its native stacks on stderr.
-THE_PARENT_WAITS = """
+#: The end of the fork programs below, which start a `worker` thread and define
+#: `child_checks()`: forks, and the child runs the checks; the parent waits for the child, then
+#: for the worker, and prints "ok", "failed STATUS" (a check false: 2, or raising: 3) or, past
+#: the bound, "hung", with the child's Python stack and, where gdb is installed, its native
+#: stacks on stderr.
+THE_FORK = """
+pid = os.fork()
+if pid == 0:
+    try:
+        ok = child_checks()
+    except BaseException:
+        os._exit(3)
+    os._exit(0 if ok else 2)
 deadline = time.monotonic() + 120  # a hang's bound: a busy machine may give the child little CPU
 while time.monotonic() < deadline:
     done, status = os.waitpid(pid, os.WNOHANG)
@@ -297,7 +306,7 @@ print("hung")
 
 
 def assert_every_child_ends(program: str, arguments: Iterable[float]) -> None:
-    """Runs the fork `program` (its start `THE_CHILD_TELLS`, its end `THE_PARENT_WAITS`) once
+    """Runs the fork `program` (its start `THE_CHILD_TELLS`, its end `THE_FORK`) once
     per argument, in a fresh process each time: only a process's first calls import and fill
     once-cells. Every forked child must end well."""
     for argument in arguments:
@@ -315,18 +324,14 @@ FORK_DURING_A_FIRST_ARRAY_CALL = (
     + """
 import os, sys, threading, time
 import chrf
+def child_checks():
+    return chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
 worker = threading.Thread(target=lambda: chrf.pairwise(["a b c"] * 20, ["a c d"] * 20))
 worker.start()
+# The fork comes while the worker imports chrf's modules and NumPy, or makes NumPy ready.
 time.sleep(float(sys.argv[1]))
-pid = os.fork()  # while the worker imports chrf's modules and NumPy, or makes NumPy ready
-if pid == 0:
-    try:
-        ok = chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
-    except BaseException:
-        os._exit(3)
-    os._exit(0 if ok else 2)
 """
-    + THE_PARENT_WAITS
+    + THE_FORK
 )
 
 
@@ -348,20 +353,17 @@ def first_calls():
     chrf.pairwise(["a b c"] * 20, ["a c d"] * 20)  # imports chrf._batch, makes NumPy ready
     chrf.components(["a b"], ["a c"])  # then imports chrf._api, chrf._components
     chrf.CHRF().corpus_score(["a b"], [["a c"]])  # then chrf._sacrebleu
+def child_checks():
+    return (
+        chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
+        and chrf.components(["a"], ["a"]).score == "100.000000"
+        and chrf.CHRF().corpus_score(["a"], [["a"]]).score == 100.0
+    )
 worker = threading.Thread(target=first_calls)
 worker.start()
-time.sleep(float(sys.argv[1]))
-pid = os.fork()  # maybe as one import ends and the next begins
-if pid == 0:
-    try:
-        ok = chrf.pairwise(["a"], ["a"]).tolist() == [[100.0]]
-        ok = ok and chrf.components(["a"], ["a"]).score == "100.000000"
-        ok = ok and chrf.CHRF().corpus_score(["a"], [["a"]]).score == 100.0
-    except BaseException:
-        os._exit(3)
-    os._exit(0 if ok else 2)
+time.sleep(float(sys.argv[1]))  # the fork comes maybe as one import ends and the next begins
 """
-    + THE_PARENT_WAITS
+    + THE_FORK
 )
 
 
@@ -400,15 +402,13 @@ class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 sys.meta_path.insert(0, StandIns())
 names = [f"chrf._stand_in_{k}" for k in range(8)]
+def child_checks():
+    return all(importlib.import_module(name) for name in names)
 worker = threading.Thread(target=lambda: [importlib.import_module(name) for name in names])
 worker.start()
 time.sleep(float(sys.argv[1]))
-pid = os.fork()
-if pid == 0:
-    [importlib.import_module(name) for name in names]
-    os._exit(0)
 """
-    + THE_PARENT_WAITS
+    + THE_FORK
 )
 
 
@@ -442,24 +442,21 @@ def first_calls():
     chrf.sentence_scores(["a b"], ["a c"], lowercase=True)
     chrf.aggregate(["a b"], ["a c"], weights=weights)
     chrf.explain(["a b"], ["a c"])
+def child_checks():
+    return (
+        chrf.score(hyps, [refs]) == chrf.score(["a b"], [["a c"]])
+        and chrf.sentence_scores(["a"], ["A"], lowercase=True).tolist() == [100.0]
+        and chrf.aggregate(["a"], ["a"], weights=weights).tolist() == [100.0]
+        and chrf.explain(["a"], ["a"]).score == 100.0
+    )
 worker = threading.Thread(target=first_calls)
 worker.start()
 for _ in range(int(sys.argv[1])):
     if not worker.is_alive():
         break
     time.sleep(0.001)
-pid = os.fork()
-if pid == 0:
-    try:
-        ok = chrf.score(hyps, [refs]) == chrf.score(["a b"], [["a c"]])
-        ok = ok and chrf.sentence_scores(["a"], ["A"], lowercase=True).tolist() == [100.0]
-        ok = ok and chrf.aggregate(["a"], ["a"], weights=weights).tolist() == [100.0]
-        ok = ok and chrf.explain(["a"], ["a"]).score == 100.0
-    except BaseException:
-        os._exit(3)
-    os._exit(0 if ok else 2)
 """
-    + THE_PARENT_WAITS
+    + THE_FORK
 )
 
 
