@@ -18,13 +18,25 @@ import chrf.dask
 def client() -> Iterator[object]:
     from distributed import Client, LocalCluster
 
+    # The scheduler's HTTP server on loopback, at a port the system picks (see the first test).
     with (
         LocalCluster(
-            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         Client(cluster) as client,
     ):
         yield client
+
+
+def test_the_cluster_serves_http_on_a_loopback_port_the_system_chose(client: object) -> None:
+    # The scheduler serves HTTP (health, metrics) even without its dashboard, by default on
+    # port 8787: two test runs side by side met there. A port the system chose never meets one.
+    server = client.cluster.scheduler.http_server  # type: ignore[attr-defined]
+    assert server.address == "127.0.0.1"
+    assert server.port != 8787
 
 
 def corpus(wmt_dir: Path) -> tuple[list[str], list[str], list[str]]:
