@@ -18,13 +18,15 @@ import chrf.dask
 def client() -> Iterator[object]:
     from distributed import Client, LocalCluster
 
-    # The scheduler's HTTP server on loopback, at a port the system picks (see the first test).
+    # The scheduler's HTTP server (no dashboard) on loopback, at a port the system picks (see the
+    # first test).
     with (
         LocalCluster(
             n_workers=2,
             processes=True,
             threads_per_worker=1,
             dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
         ) as cluster,
         Client(cluster) as client,
     ):
