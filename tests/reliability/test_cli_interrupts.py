@@ -165,6 +165,28 @@ sys.addaudithook(start_sending)
 )
 
 
+def test_a_ctrl_c_cpython_reports_as_ignored_once_ctrl_c_is_ignored_prints_nothing() -> None:
+    # A SIGINT that arrives as `signal.signal` ignores Ctrl-C (after its check of pending
+    # signals, before the handler changes) is reported by CPython as the unraisable
+    # OSError "Signal 2 ignored due to race condition": one more Ctrl-C, which the program
+    # ignores as it ignores the others, without a traceback (found by scripts/stress_signals).
+    from types import SimpleNamespace
+
+    from chrf import cli
+
+    passed_on: list[object] = []
+    hook = cli._redelivered_interrupts(passed_on.append)
+    race = OSError(f"Signal {int(signal.SIGINT)} ignored due to race condition")
+    other = OSError("another")
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for error in (race, other):
+            hook(SimpleNamespace(exc_type=OSError, exc_value=error, exc_traceback=None))  # type: ignore[arg-type]
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert [args.exc_value for args in passed_on] == [other]  # type: ignore[attr-defined]
+
+
 def test_ctrl_c_at_every_call_once_the_first_has_come_is_still_one_line_and_130(
     small: Path,
 ) -> None:

@@ -138,6 +138,8 @@ def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
     done and interrupts are ignored)."""
 
     def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if _ignored_ctrl_c(unraisable):
+            return
         if not issubclass(unraisable.exc_type, KeyboardInterrupt):
             previous(unraisable)
             return
@@ -150,6 +152,18 @@ def _redelivered_interrupts(previous: UnraisableHook) -> UnraisableHook:
 
     main_thread = _thread.get_ident()  # `main` installs the hook on the main thread
     return hook
+
+
+def _ignored_ctrl_c(unraisable: sys.UnraisableHookArgs) -> bool:
+    """Whether CPython reports a SIGINT that came as `signal.signal` began ignoring Ctrl-C
+    (after its check of pending signals, before the handler changed): one more Ctrl-C, which the
+    program ignores as it ignores the others, without a traceback."""
+    return (
+        issubclass(unraisable.exc_type, OSError)
+        and str(unraisable.exc_value)
+        == f"Signal {int(signal.SIGINT)} ignored due to race condition"
+        and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    )
 
 
 def _interrupt(thread: int) -> None:
