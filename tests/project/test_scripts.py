@@ -6,6 +6,7 @@ activated, the commands are outside PATH altogether."""
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import re
 from pathlib import Path
@@ -16,8 +17,11 @@ from packaging.requirements import Requirement
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The bash scripts of the test command, the release's wheel checks and the integration suites.
-SCRIPTS = [ROOT / ".ci" / "run", *(ROOT / "scripts").glob("*")]
-SCRIPTS = sorted(path for path in SCRIPTS if path.read_text().startswith("#!/usr/bin/env bash"))
+SCRIPTS = sorted(
+    path
+    for path in [ROOT / ".ci" / "run", *(ROOT / "scripts").glob("*")]
+    if path.read_text().startswith("#!/usr/bin/env bash")
+)
 
 
 def tool_distributions() -> list[str]:
@@ -31,6 +35,12 @@ def tool_distributions() -> list[str]:
         if requirement.marker is None or requirement.marker.evaluate({"extra": extra})
     }
     return sorted(names | {"maturin"})
+
+
+@functools.cache
+def tool_commands() -> frozenset[str]:
+    """The commands of every distribution the scripts install, read once for all the scripts."""
+    return frozenset().union(*(commands_of(name) for name in tool_distributions()))
 
 
 def commands_of(distribution: str) -> set[str]:
@@ -64,16 +74,11 @@ def test_bare_calls_finds_a_command_by_name_and_not_through_the_interpreter() ->
 def test_the_tools_installed_here_are_known_by_their_commands() -> None:
     """The check below looks for these names; an empty set would make it pass on nothing. (The
     build backend, maturin, is only installed here where scripts/build_wheel has run.)"""
-    commands = set().union(*(commands_of(name) for name in tool_distributions()))
-    assert {"ruff", "mypy", "pytest", "auditwheel", "check-jsonschema"} <= commands
+    assert {"ruff", "mypy", "pytest", "auditwheel", "check-jsonschema"} <= tool_commands()
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: str(path.relative_to(ROOT)))
 def test_a_script_runs_python_tools_through_the_interpreter(script: Path) -> None:
     text = script.read_text()
-    found = {
-        command: bare_calls(text, command)
-        for name in tool_distributions()
-        for command in commands_of(name)
-    }
+    found = {command: bare_calls(text, command) for command in sorted(tool_commands())}
     assert {command: lines for command, lines in found.items() if lines} == {}
