@@ -25,8 +25,9 @@ NAMING = [
     *sorted((ROOT / "tests").rglob("*.md")),
 ]
 
-#: A path under tests/: a file (globs allowed, as in `test_mbr*.py`) or a folder.
-PATH = re.compile(r"\btests/[\w*./-]*[\w*/]")
+#: A path under tests/ or a Rust crate's tests/: a file (globs allowed, as in `test_mbr*.py`) or
+#: a folder.
+PATH = re.compile(r"(?<![\w/-])(?:rust/[\w-]+/)?tests/[\w*./-]*[\w*/]")
 
 
 def named_paths(text: str) -> set[str]:
@@ -34,11 +35,15 @@ def named_paths(text: str) -> set[str]:
 
 
 def test_the_pattern_finds_files_folders_and_globs() -> None:
-    text = "see `tests/api/test_batch.py`, tests/mbr/test_mbr*.py and tests/support/."
+    text = (
+        "see `tests/api/test_batch.py`, tests/mbr/test_mbr*.py, tests/support/ and"
+        " rust/chrf-core/tests/out_of_memory.rs."
+    )
     assert named_paths(text) == {
         "tests/api/test_batch.py",
         "tests/mbr/test_mbr*.py",
         "tests/support",
+        "rust/chrf-core/tests/out_of_memory.rs",
     }
 
 

@@ -86,7 +86,8 @@ def test_out_of_memory_sweep() -> None:
     cases = oom_sweep.cases(QUICK_STEPS, backtrace=None, rows=QUICK_ROWS)
     reports = oom_sweep.sweep(cases, jobs=2, timeout=120)
     failures = {report.case.name: report.problems() for report in reports if report.problems()}
-    assert not failures
+    # In full: an abort's first line, the size and where, is what pytest's repr would cut.
+    assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)
     # The limits spanned the calls: memory ran out, and was enough, in every case.
     for report in reports:
         assert {o for _, _, o in report.outcomes} == {"ok", "MemoryError"}, report.case.name

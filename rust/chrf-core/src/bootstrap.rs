@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::float::{compute_f_score, FScoreNumber, OrderTerms, EPS};
 use crate::means::Term;
 use crate::memory;
-use crate::pool::Interrupt;
+use crate::pool::{try_collect, Interrupt};
 use crate::{ChrfError, Settings};
 
 /// A value of sacreBLEU's `_compute_f_score` on float32 statistics.
@@ -180,14 +180,12 @@ pub fn resampled_scores(
         return Err(ChrfError::ResampleIndex { index, segments: n });
     }
     crate::pool::run(|| {
-        picks
-            .par_chunks(n)
-            .map(|row| {
-                interrupt.check()?;
-                let sums = table.sum_rows(row.iter().map(|&i| i as usize));
-                Ok(sacrebleu_score_f32(&sums, settings))
-            })
-            .collect()
+        let scores = picks.par_chunks(n).map(|row| {
+            interrupt.check()?;
+            let sums = table.sum_rows(row.iter().map(|&i| i as usize));
+            Ok(sacrebleu_score_f32(&sums, settings))
+        });
+        try_collect(scores, Python(0.0))
     })?
 }
 
@@ -233,23 +231,31 @@ pub fn randomization_scores(
             .map(|(&b, &s)| i128::from(b) - i128::from(s)),
     );
     let pairs = crate::pool::run(|| {
-        swaps
-            .par_chunks(n)
-            .map(|flags| {
-                interrupt.check()?;
-                let mut a = system_total.clone();
-                for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
-                    let row = &deltas[segment * width..(segment + 1) * width];
-                    for (sum, &d) in a.iter_mut().zip(row) {
-                        *sum += d;
-                    }
+        let pairs = swaps.par_chunks(n).map(|flags| {
+            interrupt.check()?;
+            let mut a = system_total.clone();
+            for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
+                let row = &deltas[segment * width..(segment + 1) * width];
+                for (sum, &d) in a.iter_mut().zip(row) {
+                    *sum += d;
                 }
-                let b: Vec<i128> = total.iter().zip(&a).map(|(t, x)| t - x).collect();
-                Ok((score_of_sums(&a, settings)?, score_of_sums(&b, settings)?))
-            })
-            .collect::<Result<Vec<_>, ChrfError>>()
+            }
+            let b: Vec<i128> = total.iter().zip(&a).map(|(t, x)| t - x).collect();
+            Ok((score_of_sums(&a, settings)?, score_of_sums(&b, settings)?))
+        });
+        try_collect(pairs, (0.0, 0.0))
     })??;
-    Ok(pairs.into_iter().unzip())
+    let mut scores = (
+        memory::filled(pairs.len(), 0.0)?,
+        memory::filled(pairs.len(), 0.0)?,
+    );
+    for ((a, b), (score_a, score_b)) in pairs
+        .into_iter()
+        .zip(scores.0.iter_mut().zip(&mut scores.1))
+    {
+        (*score_a, *score_b) = (a, b);
+    }
+    Ok(scores)
 }
 
 /// The float score of summed statistics (sums of counts, so never negative).

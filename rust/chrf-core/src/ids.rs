@@ -11,14 +11,14 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::memory::{filled, held, out_of_memory, push, refill, reserve, reserve_map};
+use crate::memory::{boxed_array, filled, held, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{poll, Interrupt, POLL_UNITS};
 use crate::text::{for_each_char_unit, for_each_word_token};
 use crate::ChrfError;
 
 /// Dense ids for the code points of one segment, in order of first appearance. Its tables are
-/// bounded by the number of code points, not by the input, so they are fixed or grow
-/// infallibly.
+/// bounded by the number of code points, not by the input, yet large enough (hundreds of KiB,
+/// tens of MiB for every astral code point) that they are allocated fallibly.
 pub(crate) struct CharIds {
     /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
     bmp: Box<[u32; BMP]>,
@@ -26,25 +26,26 @@ pub(crate) struct CharIds {
     seen: Box<[u16; BMP]>,
     seen_len: usize,
     astral: FxHashMap<u32, u32>,
+    /// Whether `astral` could not grow while ids were written: the ids are then void.
+    astral_refused: bool,
     next: u32,
 }
 
 /// The code points of the Basic Multilingual Plane.
 const BMP: usize = 0x10000;
 
-impl Default for CharIds {
-    fn default() -> Self {
-        Self {
-            bmp: Box::new([0; BMP]),
-            seen: Box::new([0; BMP]),
+impl CharIds {
+    pub(crate) fn new() -> Result<Self, ChrfError> {
+        Ok(Self {
+            bmp: boxed_array(0)?,
+            seen: boxed_array(0)?,
             seen_len: 0,
             astral: FxHashMap::default(),
+            astral_refused: false,
             next: 0,
-        }
+        })
     }
-}
 
-impl CharIds {
     /// Writes the id of each of `text`'s units (see [`for_each_char_unit`]) into `out`, which
     /// has room for them all; returns their number. The whitespace rule is a type parameter so
     /// that the loop does not test it per code point.
@@ -52,7 +53,7 @@ impl CharIds {
         &mut self,
         text: &str,
         out: &mut [u32],
-    ) -> usize {
+    ) -> Result<usize, ChrfError> {
         let mut written = 0;
         for_each_char_unit(text, WITH_WHITESPACE, |unit| {
             if let Some(slot) = out.get_mut(written) {
@@ -60,7 +61,12 @@ impl CharIds {
                 written += 1;
             }
         });
-        written
+        if std::mem::take(&mut self.astral_refused) {
+            return Err(out_of_memory::<(u32, u32)>(
+                self.astral.len().saturating_add(1),
+            ));
+        }
+        Ok(written)
     }
 
     /// A BMP code point's first sight in the segment costs a few stores in the loop; astral
@@ -83,11 +89,17 @@ impl CharIds {
     #[cold]
     #[inline(never)]
     fn astral_id(&mut self, code_point: u32) -> u32 {
-        let next = self.next;
-        let id = *self.astral.entry(code_point).or_insert(next);
-        if id == next {
-            self.next += 1;
+        if let Some(&id) = self.astral.get(&code_point) {
+            return id;
         }
+        // The loop that asks for ids cannot stop: a table that cannot grow is reported after it.
+        if reserve_map(&mut self.astral, 1).is_err() {
+            self.astral_refused = true;
+            return 0;
+        }
+        let id = self.next;
+        self.astral.insert(code_point, id);
+        self.next += 1;
         id
     }
 

@@ -36,6 +36,13 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, ChrfError
     Ok(vec)
 }
 
+/// A boxed array of `N` copies of `value`.
+pub(crate) fn boxed_array<T: Clone, const N: usize>(value: T) -> Result<Box<[T; N]>, ChrfError> {
+    let slice = filled(N, value)?.into_boxed_slice();
+    // A slice of exactly N elements always converts.
+    slice.try_into().map_err(|_| out_of_memory::<T>(N))
+}
+
 /// Makes `vec` hold exactly `len` copies of `value`, reusing its buffer when it is large enough.
 pub(crate) fn refill<T: Clone>(vec: &mut Vec<T>, len: usize, value: T) -> Result<(), ChrfError> {
     vec.clear();

@@ -12,8 +12,10 @@ use std::sync::{mpsc, Arc, OnceLock};
 use std::time::Duration;
 
 use arc_swap::ArcSwapOption;
+use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
+use crate::memory::filled;
 use crate::ChrfError;
 
 /// Work on less text than this (in UTF-8 bytes) runs on the calling thread: it takes well under
@@ -78,6 +80,22 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> Result<R, ChrfError> {
         Ok(threads) => Ok(threads.install(work)),
         Err(why) => Err(ChrfError::ThreadsUnavailable(why.clone())),
     }
+}
+
+/// `items` in order, computed in parallel into a vector allocated fallibly (rayon's `collect`
+/// allocates its vector infallibly: the process would abort where memory runs out). The vector
+/// holds `placeholder` until each item is in place; the first error of an item is returned
+/// instead.
+pub fn try_collect<T, I>(items: I, placeholder: T) -> Result<Vec<T>, ChrfError>
+where
+    T: Send + Clone,
+    I: IndexedParallelIterator<Item = Result<T, ChrfError>>,
+{
+    let mut out = filled(items.len(), placeholder)?;
+    out.par_iter_mut()
+        .zip(items)
+        .try_for_each(|(slot, item)| item.map(|item| *slot = item))?;
+    Ok(out)
 }
 
 /// Runs `work` in the pool while the calling thread asks `stop` every [`POLL_INTERVAL`] whether
@@ -237,7 +255,6 @@ fn build(threads: usize) -> Result<ThreadPool, String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use rayon::prelude::*;
 
     #[test]
     fn an_interrupt_stops_work_that_checks_it() {

@@ -11,8 +11,9 @@ use crate::stats::{window_count, PairCounts};
 use crate::{ChrfError, OrderCounts, Settings, Statistics};
 
 thread_local! {
-    /// One set of buffers per thread, reused from segment to segment and call to call.
-    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+    /// One set of buffers per thread, reused from segment to segment and call to call: made
+    /// (fallibly) by the thread's first segment, not when the thread starts.
+    static BUFFERS: RefCell<Option<Buffers>> = const { RefCell::new(None) };
 }
 
 /// Buffers holding more than this after a segment are given back rather than kept for the next
@@ -70,21 +71,24 @@ pub fn segment_score<'t>(
     })
 }
 
-fn with_buffers<T>(f: impl FnOnce(&mut Buffers) -> T) -> T {
+fn with_buffers<T>(f: impl FnOnce(&mut Buffers) -> Result<T, ChrfError>) -> Result<T, ChrfError> {
     BUFFERS.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buffers) => {
-            let result = f(&mut buffers);
+        Ok(mut kept) => {
+            let buffers = match kept.as_mut() {
+                Some(buffers) => buffers,
+                None => kept.insert(Buffers::new()?),
+            };
+            let result = f(buffers);
             if buffers.held_bytes() > KEPT_BYTES {
-                *buffers = Buffers::default();
+                *kept = None;
             }
             result
         }
         // Only reachable if a caller nests segment scoring inside itself; fresh buffers do.
-        Err(_) => f(&mut Buffers::default()),
+        Err(_) => f(&mut Buffers::new()?),
     })
 }
 
-#[derive(Default)]
 struct Buffers {
     char_ids: CharIds,
     hyp_chars: Vec<u32>,
@@ -99,6 +103,21 @@ struct Buffers {
 }
 
 impl Buffers {
+    fn new() -> Result<Self, ChrfError> {
+        Ok(Self {
+            char_ids: CharIds::new()?,
+            hyp_chars: Vec::new(),
+            ref_chars: Vec::new(),
+            words: WordIds::default(),
+            hyp_words: Vec::new(),
+            ref_words: Vec::new(),
+            matches: Vec::new(),
+            pair: PairCounts::default(),
+            best: PairCounts::default(),
+            scratch: MatchScratch::default(),
+        })
+    }
+
     /// The heap bytes held, but for the fixed code point table.
     fn held_bytes(&self) -> usize {
         let units = [
@@ -172,9 +191,9 @@ impl Buffers {
         // At least one byte per code point: the ids are written into place, with no push.
         resize_for_overwrite(units, text.len(), 0)?;
         let written = if settings.include_whitespace {
-            self.char_ids.write_ids::<true>(text, units)
+            self.char_ids.write_ids::<true>(text, units)?
         } else {
-            self.char_ids.write_ids::<false>(text, units)
+            self.char_ids.write_ids::<false>(text, units)?
         };
         units.truncate(written);
         Ok(())
@@ -367,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_large_segment_gives_its_buffers_back() {
-        let held = || BUFFERS.with(|cell| cell.borrow().held_bytes());
+        let held = || BUFFERS.with(|cell| cell.borrow().as_ref().map_or(0, Buffers::held_bytes));
         let small = settings(6, 2);
         segment_statistics_of(&small, "a small segment", &["a small reference"]);
         let kept = held();

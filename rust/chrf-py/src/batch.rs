@@ -1,6 +1,7 @@
 //! Many hypotheses against many references, per batch item: pairwise matrices, reference
 //! aggregation, and MBR's expected utility, over texts read once by [`read_batch`].
 
+use chrf_core::pool::try_collect;
 use num_bigint::BigUint;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
@@ -213,14 +214,15 @@ impl Batch {
         numpy_ready(py)?;
         self.check(config)?;
         let (hyps, refs) = (&self.hypotheses, &self.references);
-        let weights = weights.unwrap_or_else(|| hyps.iter().map(|_| None).collect());
         let shape = [hyps.len(), hyps.first().map_or(0, Vec::len)];
+        let weight = |item: usize| weights.as_ref()?.get(item)?.as_ref();
         let flat: Vec<f64> = compute(py, false, |interrupt| {
-            hyps.par_iter()
+            let scores = hyps
+                .par_iter()
                 .zip(refs)
-                .zip(&weights)
-                .map(|((h, r), w)| score(h, r, w.as_ref(), interrupt))
-                .collect::<std::result::Result<Vec<_>, _>>()
+                .enumerate()
+                .map(|(item, (h, r))| score(h, r, weight(item), interrupt));
+            try_collect(scores, Vec::new())
         })
         .and_then(flatten)?;
         fallibly(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?))

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ids::{SharedNgramIds, Units, WordIds};
 use crate::memory::{filled, out_of_memory, push, reserve, reserve_map};
-use crate::pool::Interrupt;
+use crate::pool::{try_collect, Interrupt};
 use crate::text::for_each_char_unit;
 use crate::{ChrfError, Settings};
 
@@ -33,6 +33,7 @@ pub(super) struct Bags {
 }
 
 /// The shared n-grams of one text.
+#[derive(Clone, Default)]
 pub(super) struct TextBag {
     /// The id of each shared window, sorted (an id as often as the text has the n-gram): ids
     /// of order n come before the ids of order n + 1, character orders before word orders.
@@ -146,15 +147,13 @@ impl Bags {
         }
         drop(units);
         drop(interner); // its per-window tables would otherwise add to the peak below
-        let texts = ids_per_text
-            .into_par_iter()
-            .map(|mut ids| {
-                interrupt.check()?;
-                ids.sort_unstable();
-                let orders = order_spans(&ids, &order_starts)?;
-                Ok::<_, ChrfError>(TextBag { ids, orders })
-            })
-            .collect::<Result<_, _>>()?;
+        let bags = ids_per_text.into_par_iter().map(|mut ids| {
+            interrupt.check()?;
+            ids.sort_unstable();
+            let orders = order_spans(&ids, &order_starts)?;
+            Ok(TextBag { ids, orders })
+        });
+        let texts = try_collect(bags, TextBag::default())?;
         Ok(Self {
             texts,
             lengths,
