@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from oom_child import calls
+from oom_child import calls, judged
 
 from soak import moments
 
@@ -25,16 +25,6 @@ THRESHOLD = 64 * 1024
 SPREAD = 12
 
 
-def outcome(call: Callable[[], object]) -> str:
-    try:
-        result = call()
-        return result if isinstance(result, str) else "ok"
-    except MemoryError:
-        return "MemoryError"
-    except BaseException as error:  # reported, not raised: the parent judges every outcome
-        return f"{type(error).__name__}: {error}"[:300]
-
-
 def main() -> None:
     spec = json.loads(sys.argv[1])
     allocator = ctypes.CDLL(None)
@@ -45,7 +35,7 @@ def main() -> None:
         before = allocator.refused_count()
         allocator.fail_kth(THRESHOLD, k)
         try:
-            said = outcome(call)
+            said = judged(call)
         finally:
             large = allocator.large_count()
             allocator.fail_kth(0, 0)

@@ -107,10 +107,8 @@ def cli_call(entry: str, files: list[str]) -> Callable[[], object]:
     return call
 
 
-def outcome(call: Callable[[], object], margin: int) -> str:
-    gc.collect()
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    resource.setrlimit(resource.RLIMIT_AS, (address_space() + margin, hard))
+def judged(call: Callable[[], object]) -> str:
+    """What `call` ended in: "ok", "MemoryError", or what else it returned or raised."""
     try:
         result = call()
         return result if isinstance(result, str) else "ok"
@@ -118,6 +116,14 @@ def outcome(call: Callable[[], object], margin: int) -> str:
         return "MemoryError"
     except BaseException as error:  # reported, not raised: the parent judges every outcome
         return f"{type(error).__name__}: {error}"[:300]
+
+
+def outcome(call: Callable[[], object], margin: int) -> str:
+    gc.collect()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (address_space() + margin, hard))
+    try:
+        return judged(call)
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
