@@ -53,7 +53,7 @@ impl CharIds {
         &mut self,
         text: &str,
         out: &mut [u32],
-    ) -> Result<usize, ChrfError> {
+    ) -> usize {
         let mut written = 0;
         for_each_char_unit(text, WITH_WHITESPACE, |unit| {
             if let Some(slot) = out.get_mut(written) {
@@ -61,12 +61,17 @@ impl CharIds {
                 written += 1;
             }
         });
+        written
+    }
+
+    /// Out of memory if the ids written since the last call are void: the table of astral
+    /// code points could not grow.
+    pub(crate) fn check_written(&mut self) -> Result<(), ChrfError> {
         if std::mem::take(&mut self.astral_refused) {
-            return Err(out_of_memory::<(u32, u32)>(
-                self.astral.len().saturating_add(1),
-            ));
+            let entries = self.astral.len().saturating_add(1);
+            return Err(out_of_memory::<(u32, u32)>(entries));
         }
-        Ok(written)
+        Ok(())
     }
 
     /// A BMP code point's first sight in the segment costs a few stores in the loop; astral
@@ -119,6 +124,7 @@ impl CharIds {
         }
         self.seen_len = 0;
         self.astral.clear();
+        self.astral_refused = false;
         self.next = 0;
     }
 }

@@ -153,6 +153,8 @@ impl Buffers {
         let only_one = references.size_hint() == (1, Some(1));
         for (index, reference) in references.enumerate() {
             self.chars(reference, settings, Side::Reference)?;
+            // Here, not in the loop over characters, where it would cost registers.
+            self.char_ids.check_written()?;
             if with_words {
                 self.words.ids(
                     [hypothesis, reference],
@@ -191,9 +193,9 @@ impl Buffers {
         // At least one byte per code point: the ids are written into place, with no push.
         resize_for_overwrite(units, text.len(), 0)?;
         let written = if settings.include_whitespace {
-            self.char_ids.write_ids::<true>(text, units)?
+            self.char_ids.write_ids::<true>(text, units)
         } else {
-            self.char_ids.write_ids::<false>(text, units)?
+            self.char_ids.write_ids::<false>(text, units)
         };
         units.truncate(written);
         Ok(())
