@@ -135,7 +135,7 @@ pub fn segment_statistics(
     references: &[&str],
     settings: &Settings,
 ) -> Statistics {
-    let mut best = Statistics::zeros(settings.order_count());
+    let mut best = Statistics::from_orders(vec![OrderCounts::default(); settings.order_count()]);
     let mut best_score = f64::NEG_INFINITY;
     for reference in references {
         let candidate = pair_statistics(hypothesis, reference, settings);

@@ -96,7 +96,7 @@ fn pass(mode: &str, hyps: &[String], refs: &[String]) -> Result<(), Box<dyn Erro
             let words = if mode == "chrf++" { 2 } else { 0 };
             let settings = Settings::new(ORDER, words, Beta::integer(2)?)?;
             // As `Corpus::statistics` sums them: in place, on one thread.
-            let mut total = Statistics::zeros(settings.order_count());
+            let mut total = Statistics::zeros(settings.order_count())?;
             for (h, r) in hyps.iter().zip(refs) {
                 add_segment_statistics(h, [r.as_str()], &settings, &mut total)?;
             }

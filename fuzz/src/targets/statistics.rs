@@ -65,7 +65,7 @@ pub fn check(input: &Input) {
         }
     }
     assert_eq!(
-        Statistics::zeros(left.orders().len()).checked_add(&left),
+        Statistics::zeros(left.orders().len()).and_then(|zeros| zeros.checked_add(&left)),
         Ok(left.clone())
     );
 }

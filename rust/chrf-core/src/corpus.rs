@@ -134,30 +134,41 @@ impl<'a, S: AsRef<str> + Sync> Corpus<'a, S> {
         settings: &Settings,
         interrupt: &Interrupt,
     ) -> Result<Statistics, ChrfError> {
+        // A task's sum is made by its first segment (rayon's identity cannot fail, and the sum
+        // takes megabytes at the longest orders): `None` is a sum of no segment yet.
         let zeros = || Statistics::zeros(settings.order_count());
-        let add = |mut sum: Statistics, i: usize| -> Result<Statistics, ChrfError> {
+        let add = |sum: Option<Statistics>, i: usize| -> Result<Option<Statistics>, ChrfError> {
             interrupt.check()?;
+            let mut sum = sum.map_or_else(zeros, Ok)?;
             let references = self.references.iter().map(|stream| stream[i].as_ref());
             let hypothesis = self.hypotheses[i].as_ref();
             self.watching_if_long(i, interrupt, || {
                 add_segment_statistics(hypothesis, references, settings, &mut sum)
             })?;
-            Ok(sum)
+            Ok(Some(sum))
         };
-        if self.runs_inline() {
-            return (0..self.len()).try_fold(zeros(), add);
-        }
-        pool::run(|| {
-            // Each task holds a sum of every order: a few tasks per thread, not one per 64
-            // segments, when there are many orders.
-            let per_task = self.len() / (4 * rayon::current_num_threads());
-            (0..self.len())
-                .into_par_iter()
-                .with_min_len(per_task.max(MIN_SEGMENTS_PER_TASK))
-                .try_fold(zeros, add)
-                // Integer sums are exact, so the grouping rayon picks cannot change the result.
-                .try_reduce(zeros, |a, b| a.checked_add(&b))
-        })?
+        let sum = if self.runs_inline() {
+            (0..self.len()).try_fold(None, add)?
+        } else {
+            pool::run(|| {
+                // Each task holds a sum of every order: a few tasks per thread, not one per 64
+                // segments, when there are many orders.
+                let per_task = self.len() / (4 * rayon::current_num_threads());
+                (0..self.len())
+                    .into_par_iter()
+                    .with_min_len(per_task.max(MIN_SEGMENTS_PER_TASK))
+                    .try_fold(|| None, add)
+                    // Integer sums are exact: the grouping rayon picks cannot change the result.
+                    .try_reduce(
+                        || None,
+                        |a, b| match (a, b) {
+                            (Some(a), Some(b)) => a.checked_add(&b).map(Some),
+                            (sum, None) | (None, sum) => Ok(sum),
+                        },
+                    )
+            })??
+        };
+        sum.map_or_else(zeros, Ok)
     }
 
     /// Runs the work of segment `i`, watching `interrupt` (see [`pool::watching`]) if the
@@ -218,7 +229,7 @@ mod tests {
             .segment_statistics(&settings, &none)
             .unwrap()
             .iter()
-            .try_fold(Statistics::zeros(8), |acc, s| acc.checked_add(s))
+            .try_fold(Statistics::zeros(8).unwrap(), |acc, s| acc.checked_add(s))
             .unwrap();
         assert_eq!(corpus.statistics(&settings, &none).unwrap(), summed);
     }
@@ -234,8 +245,9 @@ mod tests {
             assert_eq!(corpus.runs_inline(), inline);
             let none = Interrupt::default();
             let segment = segment_statistics(&text, ["x y"], &settings).unwrap();
-            let summed =
-                (0..segments).try_fold(Statistics::zeros(8), |acc, _| acc.checked_add(&segment));
+            let summed = (0..segments).try_fold(Statistics::zeros(8).unwrap(), |acc, _| {
+                acc.checked_add(&segment)
+            });
             assert_eq!(corpus.statistics(&settings, &none), summed);
             let scores = corpus.segment_scores(&settings, &none).unwrap();
             assert!(scores.iter().all(|&s| s == scores[0]) && scores.len() == segments);

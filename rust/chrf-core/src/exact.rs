@@ -6,6 +6,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 use crate::means::ExactMeans;
+use crate::memory::reserve;
 use crate::stats::Run;
 use crate::{Averaging, ChrfError, Count, OrderCounts, Settings, Statistics};
 
@@ -62,12 +63,12 @@ pub fn components(stats: &Statistics, settings: &Settings) -> Result<Components,
         beta_squared: settings.beta.squared(),
         checked: false,
     };
-    let orders = stats
-        .orders()
-        .iter()
-        .enumerate()
-        .map(|(index, counts)| order_components(index, *counts, settings, &mut fbeta))
-        .collect::<Result<Vec<_>, _>>()?;
+    // Megabytes at the longest orders: reserved fallibly.
+    let mut orders = Vec::new();
+    reserve(&mut orders, stats.orders().len())?;
+    for (index, counts) in stats.orders().iter().enumerate() {
+        orders.push(order_components(index, *counts, settings, &mut fbeta)?);
+    }
 
     let mut means = ExactMeans::new(settings);
     for order in &orders {
@@ -332,7 +333,7 @@ mod tests {
         let mut s = contract_settings();
         s.eps_smoothing = true;
         assert_eq!(
-            components(&Statistics::zeros(6), &s),
+            components(&Statistics::zeros(6).unwrap(), &s),
             Err(ChrfError::InvalidSettings(
                 crate::SettingsRule::EpsSmoothingHasNoExactForm
             ))

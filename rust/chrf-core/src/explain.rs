@@ -488,7 +488,7 @@ mod tests {
             s.count_hyp_without_ref = count_hyp_without_ref;
             let e = explained(&hyps, &refs, &s);
             assert_eq!(e.references, vec![1, 1, 0, 0]);
-            let mut total = Statistics::zeros(8);
+            let mut total = Statistics::zeros(8).unwrap();
             for (i, hyp) in hyps.iter().enumerate() {
                 let segment = segment_statistics(hyp, refs.iter().map(|r| r[i]), &s).unwrap();
                 total.checked_add_assign(&segment).unwrap();
@@ -511,7 +511,7 @@ mod tests {
         let without = swapped_scores(&flat, None, &s, &none).unwrap();
         let swapped = swapped_scores(&flat, Some(&other), &s, &none).unwrap();
         let sum = |picked: &[&[u64; 6]]| {
-            let mut total = Statistics::zeros(2);
+            let mut total = Statistics::zeros(2).unwrap();
             for row in picked {
                 total
                     .checked_add_orders(&orders_of(&row[..]).unwrap())

@@ -75,11 +75,11 @@ pub struct Statistics {
 }
 
 impl Statistics {
-    /// The statistics of no segment at all.
-    pub fn zeros(order_count: usize) -> Self {
-        Self {
-            orders: vec![OrderCounts::default(); order_count],
-        }
+    /// The statistics of no segment at all (megabytes at the longest orders: made fallibly).
+    pub fn zeros(order_count: usize) -> Result<Self, ChrfError> {
+        Ok(Self {
+            orders: filled(order_count, OrderCounts::default())?,
+        })
     }
 
     pub fn from_orders(orders: Vec<OrderCounts>) -> Self {
@@ -295,9 +295,9 @@ mod tests {
 
     #[test]
     fn layouts_must_match() {
-        let mut a = Statistics::zeros(6);
+        let mut a = Statistics::zeros(6).unwrap();
         assert_eq!(
-            a.checked_add_assign(&Statistics::zeros(8)),
+            a.checked_add_assign(&Statistics::zeros(8).unwrap()),
             Err(ChrfError::OrderCountMismatch {
                 expected: 6,
                 found: 8

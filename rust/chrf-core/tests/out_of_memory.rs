@@ -10,7 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr::null_mut;
 
-use chrf_core::{segment_score, segment_statistics, Beta, ChrfError, Settings};
+use chrf_core::pool::Interrupt;
+use chrf_core::{components, segment_score, segment_statistics, Beta, ChrfError, Corpus, Settings};
 
 struct Refusing;
 
@@ -141,4 +142,24 @@ fn with_memory_again_the_same_thread_scores_as_before() {
     });
     assert!(out_of_memory(&refused), "{refused:?}");
     assert_eq!(scored, expected);
+}
+
+#[test]
+fn the_sum_of_a_corpus_at_long_orders_without_memory_is_an_error() {
+    // 131,072 orders: the sum alone takes megabytes, whatever the texts.
+    let settings = Settings::new(65_536, 65_536, Beta::integer(2).expect("valid")).expect("valid");
+    let hyps = ["the cat sat", "on the mat"];
+    let refs = vec![vec!["a cat sat", "on a mat"]];
+    let corpus = Corpus::new(&hyps[..], &refs).expect("aligned");
+    assert!(corpus.runs_inline()); // on this thread, where allocations are refused
+    let none = Interrupt::default();
+    let expected = corpus.statistics(&settings, &none);
+    assert!(expected.is_ok());
+    let refused = refusing_from(1024 * 1024, || corpus.statistics(&settings, &none));
+    assert!(out_of_memory(&refused), "{refused:?}");
+    let statistics = expected.expect("memory is there");
+    let refused = refusing_from(1024 * 1024, || {
+        components(&statistics, &settings).map(|_| ())
+    });
+    assert!(out_of_memory(&refused), "{refused:?}");
 }
