@@ -76,7 +76,8 @@ def run_child(plan: tuple[str, bool, tuple[str, ...]], library: Path, folder: Pa
         text=True,
         env=env,
         cwd=folder,
-        timeout=600,
+        # Every k of the resampling tests is thousands of calls in the long run.
+        timeout=3600 if SOAK else 600,
     )
     outcomes = [json.loads(line) for line in child.stdout.splitlines()]
     return {"status": child.returncode, "stderr": child.stderr[-4000:], "outcomes": outcomes}
