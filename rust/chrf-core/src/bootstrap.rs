@@ -230,32 +230,29 @@ pub fn randomization_scores(
             .zip(system)
             .map(|(&b, &s)| i128::from(b) - i128::from(s)),
     );
-    let pairs = crate::pool::run(|| {
-        let pairs = swaps.par_chunks(n).map(|flags| {
-            interrupt.check()?;
-            let mut a = system_total.clone();
-            for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
-                let row = &deltas[segment * width..(segment + 1) * width];
-                for (sum, &d) in a.iter_mut().zip(row) {
-                    *sum += d;
+    let trials = swaps.len() / n;
+    let (mut scores_a, mut scores_b) = (memory::filled(trials, 0.0)?, memory::filled(trials, 0.0)?);
+    crate::pool::run(|| {
+        scores_a
+            .par_iter_mut()
+            .zip(&mut scores_b)
+            .zip(swaps.par_chunks(n))
+            .try_for_each(|((score_a, score_b), flags)| -> Result<(), ChrfError> {
+                interrupt.check()?;
+                let mut a = system_total.clone();
+                for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
+                    let row = &deltas[segment * width..(segment + 1) * width];
+                    for (sum, &d) in a.iter_mut().zip(row) {
+                        *sum += d;
+                    }
                 }
-            }
-            let b: Vec<i128> = total.iter().zip(&a).map(|(t, x)| t - x).collect();
-            Ok((score_of_sums(&a, settings)?, score_of_sums(&b, settings)?))
-        });
-        try_collect(pairs, (0.0, 0.0))
+                let b: Vec<i128> = total.iter().zip(&a).map(|(t, x)| t - x).collect();
+                *score_a = score_of_sums(&a, settings)?;
+                *score_b = score_of_sums(&b, settings)?;
+                Ok(())
+            })
     })??;
-    let mut scores = (
-        memory::filled(pairs.len(), 0.0)?,
-        memory::filled(pairs.len(), 0.0)?,
-    );
-    for ((a, b), (score_a, score_b)) in pairs
-        .into_iter()
-        .zip(scores.0.iter_mut().zip(&mut scores.1))
-    {
-        (*score_a, *score_b) = (a, b);
-    }
-    Ok(scores)
+    Ok((scores_a, scores_b))
 }
 
 /// The float score of summed statistics (sums of counts, so never negative).
