@@ -14,7 +14,7 @@ use crate::float::{compute_f_score, FScoreNumber, OrderTerms, EPS};
 use crate::means::Term;
 use crate::memory;
 use crate::pool::{try_collect, Interrupt};
-use crate::{ChrfError, Settings};
+use crate::{ChrfError, OrderCounts, Settings};
 
 /// A value of sacreBLEU's `_compute_f_score` on float32 statistics.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,17 +149,21 @@ impl SegmentTable {
         self.values.len() / self.width
     }
 
-    /// The float32 column sums of the picked rows, added in pick order as NumPy's
-    /// `array[picks].sum(0)` does (row after row, not pairwise).
-    pub fn sum_rows(&self, picks: impl IntoIterator<Item = usize>) -> Vec<f32> {
-        let mut sums = vec![0f32; self.width];
+    /// A buffer for [`Self::sum_rows`].
+    pub fn sums_buffer(&self) -> Result<Vec<f32>, ChrfError> {
+        memory::filled(self.width, 0.0)
+    }
+
+    /// Writes into `sums` (of [`Self::sums_buffer`]) the float32 column sums of the picked rows,
+    /// added in pick order as NumPy's `array[picks].sum(0)` does (row after row, not pairwise).
+    pub fn sum_rows(&self, picks: impl IntoIterator<Item = usize>, sums: &mut [f32]) {
+        sums.fill(0.0);
         for row in picks {
             let values = &self.values[row * self.width..(row + 1) * self.width];
             for (sum, value) in sums.iter_mut().zip(values) {
                 *sum += value;
             }
         }
-        sums
     }
 }
 
@@ -180,11 +184,16 @@ pub fn resampled_scores(
         return Err(ChrfError::ResampleIndex { index, segments: n });
     }
     crate::pool::run(|| {
-        let scores = picks.par_chunks(n).map(|row| {
-            interrupt.check()?;
-            let sums = table.sum_rows(row.iter().map(|&i| i as usize));
-            Ok(sacrebleu_score_f32(&sums, settings))
-        });
+        // One buffer of sums per task, reused by its trials, allocated fallibly.
+        let scores = picks.par_chunks(n).map_init(
+            || table.sums_buffer(),
+            |sums, row| {
+                interrupt.check()?;
+                let sums = sums.as_mut().map_err(|error| error.clone())?;
+                table.sum_rows(row.iter().map(|&i| i as usize), sums);
+                Ok(sacrebleu_score_f32(sums, settings))
+            },
+        );
         try_collect(scores, Python(0.0))
     })?
 }
@@ -210,18 +219,14 @@ pub fn randomization_scores(
         return Err(ChrfError::RandomizationShape { row_length: n });
     }
     // A = sum(system) + the sum over flagged segments of (baseline - system); B = total - A.
-    let column_sum = |stats: &[u64], j: usize| -> i128 {
-        stats
-            .iter()
-            .skip(j)
-            .step_by(width)
-            .map(|&c| i128::from(c))
-            .sum()
-    };
-    let system_total: Vec<i128> = (0..width).map(|j| column_sum(system, j)).collect();
-    let total: Vec<i128> = (0..width)
-        .map(|j| system_total[j] + column_sum(baseline, j))
-        .collect();
+    let (mut system_total, mut total) = (memory::filled(width, 0)?, memory::filled(width, 0)?);
+    for (system_row, baseline_row) in system.chunks_exact(width).zip(baseline.chunks_exact(width)) {
+        let columns = system_total.iter_mut().zip(&mut total);
+        for ((system_sum, sum), (&s, &b)) in columns.zip(system_row.iter().zip(baseline_row)) {
+            *system_sum += i128::from(s);
+            *sum += i128::from(s) + i128::from(b);
+        }
+    }
     let mut deltas: Vec<i128> = Vec::new();
     memory::reserve(&mut deltas, baseline.len())?;
     deltas.extend(
@@ -237,38 +242,64 @@ pub fn randomization_scores(
             .par_iter_mut()
             .zip(&mut scores_b)
             .zip(swaps.par_chunks(n))
-            .try_for_each(|((score_a, score_b), flags)| -> Result<(), ChrfError> {
-                interrupt.check()?;
-                let mut a = system_total.clone();
-                for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
-                    let row = &deltas[segment * width..(segment + 1) * width];
-                    for (sum, &d) in a.iter_mut().zip(row) {
-                        *sum += d;
+            .try_for_each_init(
+                || TrialSums::new(width),
+                |trial, ((score_a, score_b), flags)| -> Result<(), ChrfError> {
+                    interrupt.check()?;
+                    let trial = trial.as_mut().map_err(|error| error.clone())?;
+                    trial.a.copy_from_slice(&system_total);
+                    for (segment, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
+                        let row = &deltas[segment * width..(segment + 1) * width];
+                        for (sum, &d) in trial.a.iter_mut().zip(row) {
+                            *sum += d;
+                        }
                     }
-                }
-                let b: Vec<i128> = total.iter().zip(&a).map(|(t, x)| t - x).collect();
-                *score_a = score_of_sums(&a, settings)?;
-                *score_b = score_of_sums(&b, settings)?;
-                Ok(())
-            })
+                    for ((b, t), a) in trial.b.iter_mut().zip(&total).zip(&trial.a) {
+                        *b = t - a;
+                    }
+                    *score_a = score_of_sums(&trial.a, &mut trial.orders, settings)?;
+                    *score_b = score_of_sums(&trial.b, &mut trial.orders, settings)?;
+                    Ok(())
+                },
+            )
     })??;
     Ok((scores_a, scores_b))
 }
 
-/// The float score of summed statistics (sums of counts, so never negative).
-fn score_of_sums(sums: &[i128], settings: &Settings) -> Result<f64, ChrfError> {
-    let count = |x: i128| crate::Count::try_from(x).map_err(|_| ChrfError::CountOverflow);
-    let orders = sums
-        .chunks_exact(3)
-        .map(|c| {
-            Ok(crate::OrderCounts {
-                hypothesis: count(c[0])?,
-                reference: count(c[1])?,
-                matching: count(c[2])?,
-            })
+/// One task's buffers for the randomization's trials, reused from trial to trial: at long
+/// orders each holds megabytes, allocated fallibly once rather than on every trial.
+struct TrialSums {
+    a: Vec<i128>,
+    b: Vec<i128>,
+    orders: Vec<OrderCounts>,
+}
+
+impl TrialSums {
+    fn new(width: usize) -> Result<Self, ChrfError> {
+        Ok(Self {
+            a: memory::filled(width, 0)?,
+            b: memory::filled(width, 0)?,
+            orders: memory::filled(width / 3, OrderCounts::default())?,
         })
-        .collect::<Result<Vec<_>, ChrfError>>()?;
-    Ok(crate::sacrebleu_score(&orders, settings))
+    }
+}
+
+/// The float score of summed statistics (sums of counts, so never negative), through `orders`,
+/// one element per order.
+fn score_of_sums(
+    sums: &[i128],
+    orders: &mut [OrderCounts],
+    settings: &Settings,
+) -> Result<f64, ChrfError> {
+    let count = |x: i128| crate::Count::try_from(x).map_err(|_| ChrfError::CountOverflow);
+    for (order, c) in orders.iter_mut().zip(sums.chunks_exact(3)) {
+        *order = OrderCounts {
+            hypothesis: count(c[0])?,
+            reference: count(c[1])?,
+            matching: count(c[2])?,
+        };
+    }
+    Ok(crate::sacrebleu_score(orders, settings))
 }
 
 #[cfg(test)]
@@ -333,8 +364,13 @@ mod tests {
         let mut counts = vec![1 << 24, 1, 1];
         counts.extend([1, 1, 1].repeat(4));
         let table = SegmentTable::new(&counts, &settings).unwrap();
+        let mut sums = table.sums_buffer().unwrap();
         // 2**24 + 1 rounds back to 2**24 in float32, four times over.
-        assert_eq!(table.sum_rows(0..5), vec![16_777_216.0, 5.0, 5.0]);
+        table.sum_rows(0..5, &mut sums);
+        assert_eq!(sums, vec![16_777_216.0, 5.0, 5.0]);
+        // The buffer's previous sums are not carried over.
+        table.sum_rows([1], &mut sums);
+        assert_eq!(sums, vec![1.0, 1.0, 1.0]);
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr::null_mut;
 
-use chrf_core::pool::Interrupt;
+use chrf_core::bootstrap::{randomization_scores, resampled_scores, SegmentTable};
+use chrf_core::pool::{self, Interrupt};
 use chrf_core::{components, segment_score, segment_statistics, Beta, ChrfError, Corpus, Settings};
 
 struct Refusing;
@@ -160,6 +161,41 @@ fn the_sum_of_a_corpus_at_long_orders_without_memory_is_an_error() {
     let statistics = expected.expect("memory is there");
     let refused = refusing_from(1024 * 1024, || {
         components(&statistics, &settings).map(|_| ())
+    });
+    assert!(out_of_memory(&refused), "{refused:?}");
+}
+
+/// Runs `work` with every allocation of `from` bytes or more refused on the pool's threads,
+/// where the resampling tests run their trials (the calling thread allocates as usual).
+fn refusing_on_the_pool<T>(from: usize, work: impl FnOnce() -> T) -> T {
+    let set = |from: usize| {
+        pool::run(|| rayon::broadcast(|_| REFUSED_FROM.with(|limit| limit.set(from))))
+            .expect("the pool starts");
+    };
+    set(from);
+    let result = work();
+    set(usize::MAX);
+    result
+}
+
+#[test]
+fn resampling_trials_at_long_orders_without_memory_are_an_error() {
+    // 131,072 orders: each trial's sums take megabytes, for two segments' statistics.
+    let settings = Settings::new(65_536, 65_536, Beta::integer(2).expect("valid")).expect("valid");
+    let width = 3 * settings.order_count();
+    let (baseline, system) = (vec![3u64; 2 * width], vec![2u64; 2 * width]);
+    let none = Interrupt::default();
+    let table = SegmentTable::new(&system, &settings).expect("memory is there");
+    let picks = [0i64, 1, 1, 1];
+    let swaps = [true, false, false, true];
+    assert!(resampled_scores(&table, &picks, &settings, &none).is_ok());
+    assert!(randomization_scores(&baseline, &system, &swaps, &settings, &none).is_ok());
+    let refused = refusing_on_the_pool(1024 * 1024, || {
+        resampled_scores(&table, &picks, &settings, &none)
+    });
+    assert!(out_of_memory(&refused), "{refused:?}");
+    let refused = refusing_on_the_pool(1024 * 1024, || {
+        randomization_scores(&baseline, &system, &swaps, &settings, &none)
     });
     assert!(out_of_memory(&refused), "{refused:?}");
 }
