@@ -20,7 +20,9 @@
 //!
 //! `--one-segment` joins each file's lines into one segment, to show how a long segment scales.
 //! `--timed` runs batches of passes and prints the least CPU time a pass of a batch (the thread's
-//! own, from Linux's scheduler statistics), reading excluded.
+//! own, from Linux's scheduler statistics), reading excluded. The scheduler's clock advances by
+//! ticks of a few milliseconds, so a batch's time is that coarse: `CHRF_FLOOR_BATCH_MS` sets
+//! longer batches (200 ms by default) where builds that differ by a few percent are compared.
 
 use std::error::Error;
 use std::hint::black_box;
@@ -52,13 +54,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         // Batches of passes long enough for the scheduler's clock; the best batch's time a pass.
         pass(mode, &hyps, &refs)?;
         let mut best = f64::INFINITY;
+        let batch_ns = std::env::var("CHRF_FLOOR_BATCH_MS")
+            .ok()
+            .and_then(|ms| ms.parse::<u128>().ok())
+            .map_or(TIMED_BATCH_NS, |ms| ms * 1_000_000);
         for _ in 0..TIMED_BATCHES {
             let (start, mut passes) = (thread_cpu_ns(), 0u32);
             let took = loop {
                 pass(mode, &hyps, &refs)?;
                 passes += 1;
                 let took = thread_cpu_ns().saturating_sub(start);
-                if took >= TIMED_BATCH_NS {
+                if took >= batch_ns {
                     break took;
                 }
             };

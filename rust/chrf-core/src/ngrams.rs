@@ -186,6 +186,7 @@ mod tests {
     use super::*;
     use keys::push_packed_windows;
     use lanes::{Lanes, Step};
+    use sort::WHOLE_SORT_KEYS;
     use std::collections::HashMap;
     use tally::long_lane_counts;
 
@@ -561,6 +562,33 @@ mod tests {
             state ^= state >> 7;
             state ^= state << 17;
             state % bound
+        }
+    }
+
+    #[test]
+    fn windows_on_either_side_of_the_whole_sort_agree_with_counting() {
+        // Up to WHOLE_SORT_KEYS windows sort in one comparison sort, more by buckets; in 64-bit
+        // keys (few units) and 128-bit keys (many), and in texts that repeat pieces of
+        // themselves, where buckets and equal keys are many.
+        let mut next = below(0xBB67_AE85_84CA_A73B);
+        for windows in [WHOLE_SORT_KEYS - 1, WHOLE_SORT_KEYS, WHOLE_SORT_KEYS + 1] {
+            for alphabet in [3, 40, 3000] {
+                let mut text = |len: usize| -> Vec<u32> {
+                    let piece: Vec<u32> = (0..7).map(|_| next(alphabet) as u32).collect();
+                    let mut units = Vec::with_capacity(len);
+                    while units.len() < len {
+                        match next(3) {
+                            0 => units.extend_from_slice(&piece),
+                            _ => units.push(next(alphabet) as u32),
+                        }
+                    }
+                    units.truncate(len);
+                    units
+                };
+                let hyp = text(windows / 3);
+                let reference = text(windows - windows / 3);
+                assert_orders_agree_with_counting(&hyp, &reference);
+            }
         }
     }
 

@@ -1,5 +1,6 @@
-//! Sorting the windows of both texts as packed keys: a counting pass on their top bits, then
-//! each bucket by comparison, or by radix in the large buckets of long texts.
+//! Sorting the windows of both texts as packed keys: those of a sentence in one comparison sort;
+//! more by a counting pass on their top bits, then each bucket by comparison, or by radix in the
+//! large buckets of long texts.
 
 use super::keys::{push_packed_windows, Key};
 use super::radix;
@@ -51,10 +52,11 @@ pub(super) fn packed_sorted<'k, K: Key>(
 const MAX_BUCKET_BITS: u32 = 18;
 
 crate::isa::two_copies! {
-/// Sorts the keys: a counting pass on their top bits (the first unit and, with more windows,
-/// part of the next: about two keys per bucket), then a small comparison sort inside each
-/// bucket, which beats one comparison sort of all keys when units are dense ids. Buckets by
-/// the first unit alone would grow with the text, and so would their sorts.
+/// Sorts the keys. Up to [`WHOLE_SORT_KEYS`], in one comparison sort. Beyond, a counting pass on
+/// their top bits (the first unit and, with more windows, part of the next: about two keys per
+/// bucket), then a small comparison sort inside each bucket, which beats one comparison sort of
+/// all keys when units are dense ids and there are many of them. Buckets by the first unit alone
+/// would grow with the text, and so would their sorts.
 ///
 /// In the copy compiled for x86-64-v3 where the processor has it (see [`crate::isa`]); out of
 /// line, in both copies, as inlined into the tally around it, it takes registers from it.
@@ -71,6 +73,10 @@ fn sort_keys_inlined<K: Key>(
     buckets: &mut Vec<u32>,
     low_bit: u32,
 ) -> Result<(), ChrfError> {
+    if keys.len() <= WHOLE_SORT_KEYS {
+        keys.sort_unstable();
+        return Ok(());
+    }
     let bucket_bits = bucket_bits(keys.len());
     let bucket = |key: K| key.top_bits(bucket_bits) as usize;
     count_buckets(keys, buckets, bucket_bits);
@@ -107,6 +113,13 @@ fn sort_keys_inlined<K: Key>(
     std::mem::swap(keys, spare);
     Ok(())
 }
+
+/// The most keys sorted whole. The standard library's sort, largely free of data-dependent
+/// branches on integer keys, takes more instructions than the counting pass and the buckets' sorts, but less
+/// time: those buckets of a few keys each, of sizes that vary from one to the next, are a stream
+/// of mispredicted branches. Past a few thousand keys its extra comparisons cost more than
+/// the mispredictions it saves (benches/NOTES.md).
+pub(super) const WHOLE_SORT_KEYS: usize = 4096;
 
 /// The top bits of the keys the counting pass buckets by: about two keys per bucket.
 fn bucket_bits(keys: usize) -> u32 {
