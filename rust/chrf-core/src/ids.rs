@@ -81,13 +81,15 @@ impl CharIds {
         let Some(slot) = self.bmp.get_mut(code_point as usize) else {
             return self.astral_id(code_point);
         };
-        if *slot == 0 {
-            // Each BMP code point is seen once between clears: `seen` has room for them all.
-            self.seen[self.seen_len % BMP] = code_point as u16;
-            self.seen_len += 1;
-            self.next += 1;
-            *slot = self.next;
-        }
+        // Without a branch: whether a code point is new varies from one to the next, and a
+        // mispredicted branch costs more than the store made for every code point.
+        let new = u32::from(*slot == 0);
+        // Each BMP code point a str can hold (not the 2,048 surrogates) is seen once between
+        // clears: `seen` has room for them all, and for the store made after the last.
+        self.seen[self.seen_len % BMP] = code_point as u16;
+        self.seen_len += new as usize;
+        self.next += new;
+        *slot |= self.next & new.wrapping_neg();
         *slot - 1
     }
 
@@ -462,6 +464,29 @@ fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, Ch
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn char_ids_count_from_zero_after_every_clear_even_of_every_bmp_code_point() {
+        let every: String = (0..0x1_0000).filter_map(char::from_u32).collect();
+        let mut ids = CharIds::new().unwrap();
+        let mut out = vec![0; every.len()];
+        let ids_of = |ids: &mut CharIds, text: &str, out: &mut Vec<u32>| {
+            let written = ids.write_ids::<true>(text, out);
+            out[..written].to_vec()
+        };
+        for _ in 0..2 {
+            // Twice over, each code point keeps the id of its first sight.
+            let twice = format!("{every}{every}");
+            out.resize(twice.len(), 0);
+            let got = ids_of(&mut ids, &twice, &mut out);
+            let n = every.chars().count() as u32;
+            assert_eq!(got, (0..n).chain(0..n).collect::<Vec<_>>());
+            assert_eq!(ids.count(), n);
+            ids.clear();
+            assert_eq!(ids_of(&mut ids, "\u{FFFD}a\u{FFFD}", &mut out), [0, 1, 0]);
+            ids.clear();
+        }
+    }
 
     #[test]
     fn word_ids_grow_with_distinct_tokens_and_restart_per_pair() {
