@@ -13,10 +13,11 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::memory::{boxed_array, filled, held, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{poll, Interrupt, POLL_UNITS};
-use crate::text::{for_each_char_unit, for_each_word_token};
+use crate::text::{for_each_code_point, for_each_word_token};
 use crate::ChrfError;
 
-/// Dense ids for the code points of one segment, in order of first appearance. Its tables are
+/// Dense ids for the code points of one segment, in order of first appearance (whitespace left
+/// out of the units takes ids too, see [`CharIds::write_ids`]). Its tables are
 /// bounded by the number of code points, not by the input, yet large enough (hundreds of KiB,
 /// tens of MiB for every astral code point) that they are allocated fallibly.
 pub(crate) struct CharIds {
@@ -55,11 +56,14 @@ impl CharIds {
         out: &mut [u32],
     ) -> usize {
         let mut written = 0;
-        for_each_char_unit(text, WITH_WHITESPACE, |unit| {
+        // Every code point is written, and those left out (whitespace) written over: where
+        // words end varies too much for a branch to predict. Those left out take ids too, which
+        // no unit written holds: ids stay dense enough, and the counts do not change.
+        for_each_code_point(text, WITH_WHITESPACE, |unit, kept| {
             if let Some(slot) = out.get_mut(written) {
                 *slot = self.id(unit);
-                written += 1;
             }
+            written += usize::from(kept);
         });
         written
     }

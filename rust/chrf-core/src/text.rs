@@ -44,12 +44,24 @@ pub(crate) fn is_python_punctuation(c: char) -> bool {
 /// `''.join(line.split())` does; no other change is made (no Unicode normalisation).
 #[inline(always)]
 pub fn for_each_char_unit(text: &str, include_whitespace: bool, mut f: impl FnMut(u32)) {
+    for_each_code_point(text, include_whitespace, |unit, kept| {
+        if kept {
+            f(unit);
+        }
+    });
+}
+
+/// Calls `f` with every code point of `text`, in order, and whether [`for_each_char_unit`]
+/// keeps it: callers that write every code point and keep some, without a branch, take this.
+#[inline(always)]
+pub fn for_each_code_point(text: &str, include_whitespace: bool, mut f: impl FnMut(u32, bool)) {
     if text.is_ascii() {
         // The common case, without UTF-8 decoding.
         for &byte in text.as_bytes() {
-            if include_whitespace || !is_ascii_python_whitespace(byte) {
-                f(u32::from(byte));
-            }
+            f(
+                u32::from(byte),
+                include_whitespace || !is_ascii_python_whitespace(byte),
+            );
         }
         return;
     }
@@ -62,9 +74,7 @@ pub fn for_each_char_unit(text: &str, include_whitespace: bool, mut f: impl FnMu
         // Others (CJK text) take the standard decoder, which decodes three-byte sequences in
         // fewer instructions than [`alphabetic_units`].
         for c in text.chars() {
-            if include_whitespace || !is_python_whitespace(c) {
-                f(u32::from(c));
-            }
+            f(u32::from(c), include_whitespace || !is_python_whitespace(c));
         }
     }
 }
@@ -91,35 +101,35 @@ fn ascii_prefix_len(bytes: &[u8]) -> usize {
         .count()
 }
 
-/// [`for_each_char_unit`] of text in an alphabet: ASCII and two-byte code points are decoded
+/// [`for_each_code_point`] of text in an alphabet: ASCII and two-byte code points are decoded
 /// here, where the only whitespace of two bytes is U+0085 and U+00A0, and each code point of
 /// three or four bytes (quotes, dashes) by the standard decoder, until the next ASCII one.
 #[inline(always)]
-fn alphabetic_units(text: &str, include_whitespace: bool, mut f: impl FnMut(u32)) {
+fn alphabetic_units(text: &str, include_whitespace: bool, mut f: impl FnMut(u32, bool)) {
     let bytes = text.as_bytes();
     let mut i = 0;
     while let Some(&lead) = bytes.get(i) {
         if lead < 0x80 {
-            if include_whitespace || !is_ascii_python_whitespace(lead) {
-                f(u32::from(lead));
-            }
+            f(
+                u32::from(lead),
+                include_whitespace || !is_ascii_python_whitespace(lead),
+            );
             i += 1;
         } else if lead < 0xE0 {
             // A valid two-byte sequence: its second byte is there.
             let second = bytes.get(i + 1).map_or(0, |&b| b & 0x3F);
             let code_point = u32::from(lead & 0x1F) << 6 | u32::from(second);
-            if include_whitespace || !matches!(code_point, 0x85 | 0xA0) {
-                f(code_point);
-            }
+            f(
+                code_point,
+                include_whitespace || !matches!(code_point, 0x85 | 0xA0),
+            );
             i += 2;
         } else {
             // A lead byte is a char boundary, so the rest of the text is a str.
             let Some(rest) = text.get(i..) else { break };
             let mut chars = rest.chars();
             for c in chars.by_ref() {
-                if include_whitespace || !is_python_whitespace(c) {
-                    f(u32::from(c));
-                }
+                f(u32::from(c), include_whitespace || !is_python_whitespace(c));
                 if c.is_ascii() {
                     break;
                 }
