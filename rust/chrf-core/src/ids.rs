@@ -7,9 +7,7 @@
 //! * [`SharedNgramIds`]: a batch's n-grams found in two texts or more, order after order, from
 //!   the batch's [`Units`].
 
-use std::hash::Hasher;
-
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 
 use crate::memory::{boxed_array, filled, held, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{poll, Interrupt, POLL_UNITS};
@@ -137,8 +135,8 @@ impl CharIds {
 
 /// Word tokens as small integers in order of first appearance, equal tokens getting equal ids
 /// among the texts read since [`WordIds::begin`]: a segment's hypothesis and one reference, or
-/// every text of a batch. An open-addressing table of the tokens' places in their texts (no
-/// token is copied), kept from use to use (entries of earlier uses are told apart by a
+/// every text of a batch. An open-addressing table of the tokens' places in their texts and
+/// their [`TokenKey`]s (no token is copied), kept from use to use (entries of earlier uses are told apart by a
 /// generation number), so that no pair of a segment allocates or clears a table. It holds
 /// between 2 and 4 slots per distinct token, doubling as tokens come.
 #[derive(Default)]
@@ -156,10 +154,65 @@ pub(crate) struct WordIds {
 struct WordSlot {
     generation: u32,
     id: u32,
-    hash: u64,
+    key: TokenKey,
     text: u32,
     start: u32,
-    end: u32,
+}
+
+/// A token's length and its first and last 8 bytes (zero-padded): the token itself for tokens
+/// of at most 16 bytes, most words; longer ones also compare their bytes. Made by two loads and
+/// masks, without a branch on the length: where a word ends varies from one to the next, and
+/// hashing its bytes in chunks and comparing them with `memcmp` branch on it.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct TokenKey {
+    len: u32,
+    first: u64,
+    last: u64,
+}
+
+/// Tokens of more bytes than this are not told apart by their [`TokenKey`] alone.
+const KEY_BYTES: usize = 16;
+
+impl TokenKey {
+    /// The key of `text[start..end]`, a token of at least one byte.
+    #[inline(always)]
+    fn of(text: &[u8], start: usize, end: usize) -> Self {
+        let len = end - start;
+        // The bytes past 8 a token has (0 to 8), in `last`: the last 8 bytes, masked.
+        let past_eight = len.saturating_sub(8).min(8);
+        Self {
+            len: len as u32,
+            first: load(text, start) & low_bytes(len.min(8)),
+            last: load(text, end.saturating_sub(8)) & !low_bytes(8 - past_eight),
+        }
+    }
+
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mixed = (self.first ^ u64::from(self.len)).wrapping_mul(K) ^ self.last;
+        mixed.wrapping_mul(K) ^ (mixed.wrapping_mul(K) >> 32)
+    }
+}
+
+/// The 8 bytes of `text` from `at` (little-endian), zero-padded past its end.
+#[inline(always)]
+fn load(text: &[u8], at: usize) -> u64 {
+    match text.get(at..at + 8) {
+        Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => {
+            let mut word = [0u8; 8];
+            let tail = text.get(at..).unwrap_or_default();
+            word[..tail.len().min(8)].copy_from_slice(&tail[..tail.len().min(8)]);
+            u64::from_le_bytes(word)
+        }
+    }
+}
+
+/// A mask of the `n` low bytes of a word, `n` in 0..=8.
+#[inline(always)]
+fn low_bytes(n: usize) -> u64 {
+    !u64::MAX.checked_shl(8 * n as u32).unwrap_or(0)
 }
 
 /// The smallest table.
@@ -225,19 +278,22 @@ impl WordIds {
     }
 
     fn id(&mut self, texts: &[&str], text: u32, start: u32, end: u32) -> Result<u32, ChrfError> {
-        let token = &texts[text as usize].as_bytes()[start as usize..end as usize];
-        let mut hasher = FxHasher::default();
-        hasher.write(token);
-        let hash = hasher.finish();
+        let bytes = texts[text as usize].as_bytes();
+        let key = TokenKey::of(bytes, start as usize, end as usize);
+        let hash = key.hash();
         let mut index = self.home(hash);
         loop {
             let slot = self.slots[index];
             if slot.generation != self.generation {
                 break;
             }
-            let stored =
-                &texts[slot.text as usize].as_bytes()[slot.start as usize..slot.end as usize];
-            if slot.hash == hash && stored == token {
+            if slot.key == key
+                && (key.len as usize <= KEY_BYTES || {
+                    let stored = texts[slot.text as usize].as_bytes();
+                    let at = slot.start as usize;
+                    stored[at..at + key.len as usize] == bytes[start as usize..end as usize]
+                })
+            {
                 return Ok(slot.id);
             }
             index = (index + 1) & (self.slots.len() - 1);
@@ -251,10 +307,9 @@ impl WordIds {
         self.slots[index] = WordSlot {
             generation: self.generation,
             id,
-            hash,
+            key,
             text,
             start,
-            end,
         };
         self.distinct += 1;
         Ok(id)
@@ -277,7 +332,7 @@ impl WordIds {
         let larger = filled(2 * self.slots.len(), WordSlot::default())?;
         let old = std::mem::replace(&mut self.slots, larger);
         for slot in old.into_iter().filter(|s| s.generation == self.generation) {
-            let index = self.free_slot(slot.hash);
+            let index = self.free_slot(slot.key.hash());
             self.slots[index] = slot;
         }
         Ok(())
@@ -468,6 +523,7 @@ fn intern(map: &mut FxHashMap<u64, u32>, head: u32, unit: u32) -> Result<u32, Ch
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn char_ids_count_from_zero_after_every_clear_even_of_every_bmp_code_point() {
@@ -490,6 +546,47 @@ mod tests {
             assert_eq!(ids_of(&mut ids, "\u{FFFD}a\u{FFFD}", &mut out), [0, 1, 0]);
             ids.clear();
         }
+    }
+
+    #[test]
+    fn tokens_of_every_length_get_ids_by_their_bytes() {
+        // Tokens of 1 to 40 bytes over two letters: many share their length, first and last
+        // eight bytes and differ only inside; the last token of each text ends the text.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        let texts: Vec<String> = (0..40)
+            .map(|_| {
+                let words: Vec<String> = (0..60)
+                    .map(|_| {
+                        let len = 1 + next(40) as usize;
+                        (0..len)
+                            .map(|_| if next(2) == 0 { 'a' } else { 'é' })
+                            .collect()
+                    })
+                    .collect();
+                words.join(" ")
+            })
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut table = WordIds::default();
+        table.begin().unwrap();
+        let mut expected: HashMap<&str, u32> = HashMap::new();
+        for (k, text) in texts.iter().enumerate() {
+            let mut ids = Vec::new();
+            table.push_ids(&texts, k, &mut ids).unwrap();
+            let tokens: Vec<&str> = text.split(' ').collect();
+            assert_eq!(ids.len(), tokens.len());
+            for (token, id) in tokens.into_iter().zip(ids) {
+                let fresh = expected.len() as u32;
+                assert_eq!(*expected.entry(token).or_insert(fresh), id, "{token}");
+            }
+        }
+        assert_eq!(table.count(), expected.len());
     }
 
     #[test]
