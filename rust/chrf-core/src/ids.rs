@@ -136,9 +136,9 @@ impl CharIds {
 /// Word tokens as small integers in order of first appearance, equal tokens getting equal ids
 /// among the texts read since [`WordIds::begin`]: a segment's hypothesis and one reference, or
 /// every text of a batch. An open-addressing table of the tokens' places in their texts and
-/// their [`TokenKey`]s (no token is copied), kept from use to use (entries of earlier uses are told apart by a
-/// generation number), so that no pair of a segment allocates or clears a table. It holds
-/// between 2 and 4 slots per distinct token, doubling as tokens come.
+/// their [`TokenKey`]s (no token is copied), kept from use to use (entries of earlier uses are
+/// told apart by a generation number), so that no pair of a segment allocates or clears a
+/// table. It holds between 2 and 4 slots per distinct token, doubling as tokens come.
 #[derive(Default)]
 pub(crate) struct WordIds {
     /// The (start, end) byte offsets of the tokens of the text being read.
@@ -190,8 +190,11 @@ impl TokenKey {
     #[inline(always)]
     fn hash(self) -> u64 {
         const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mixed = (self.first ^ u64::from(self.len)).wrapping_mul(K) ^ self.last;
-        mixed.wrapping_mul(K) ^ (mixed.wrapping_mul(K) >> 32)
+        let mixed =
+            ((self.first ^ u64::from(self.len)).wrapping_mul(K) ^ self.last).wrapping_mul(K);
+        // The table indexes by the low bits, which a product takes from the factors' low bits
+        // only: the high half is folded in.
+        mixed ^ (mixed >> 32)
     }
 }
 
@@ -550,8 +553,9 @@ mod tests {
 
     #[test]
     fn tokens_of_every_length_get_ids_by_their_bytes() {
-        // Tokens of 1 to 40 bytes over two letters: many share their length, first and last
-        // eight bytes and differ only inside; the last token of each text ends the text.
+        // Tokens of 1 to 40 letters (1 to 80 bytes) of two letters: many share their length,
+        // first and last eight bytes and differ only inside; the last token of each text ends
+        // the text.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move |bound: u64| {
             state ^= state << 13;

@@ -6,7 +6,9 @@
 //! equal to it, `S_n`, the same way. The n-gram counts at its first occurrence in the hypothesis
 //! (no bit of `S_n` below i's own) as min(|S_n|, |R_n|) = min(hyp count, ref count); once `S_n`
 //! holds i alone, every longer n-gram at i is unique and adds one while `R_n` is not empty, and
-//! the walk up the orders stops at the first n-gram the reference lacks. Order 1 comes from the
+//! the walk up the orders stops at the first n-gram the reference lacks. Where the processor
+//! counts bits in one instruction, a window of chrF's or chrF++'s few orders is counted instead,
+//! every order by popcounts and without a branch ([`count_window`]). Order 1 comes from the
 //! units' counts.
 //!
 //! The reference costs a bit per position, the hypothesis a few word operations per n-gram the

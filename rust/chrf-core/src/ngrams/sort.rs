@@ -115,10 +115,10 @@ fn sort_keys_inlined<K: Key>(
 }
 
 /// The most keys sorted whole. The standard library's sort, largely free of data-dependent
-/// branches on integer keys, takes more instructions than the counting pass and the buckets' sorts, but less
-/// time: those buckets of a few keys each, of sizes that vary from one to the next, are a stream
-/// of mispredicted branches. Past a few thousand keys its extra comparisons cost more than
-/// the mispredictions it saves (benches/NOTES.md).
+/// branches on integer keys, takes more instructions than the counting pass and the buckets'
+/// sorts, but less time: those buckets of a few keys each, of sizes that vary from one to the
+/// next, are a stream of mispredicted branches. Past a few thousand keys its extra comparisons
+/// cost more than the mispredictions it saves (benches/NOTES.md).
 pub(super) const WHOLE_SORT_KEYS: usize = 4096;
 
 /// The top bits of the keys the counting pass buckets by: about two keys per bucket.
