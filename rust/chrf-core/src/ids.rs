@@ -204,9 +204,10 @@ fn load(text: &[u8], at: usize) -> u64 {
     match text.get(at..at + 8) {
         Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
         _ => {
-            let mut word = [0u8; 8];
             let tail = text.get(at..).unwrap_or_default();
-            word[..tail.len().min(8)].copy_from_slice(&tail[..tail.len().min(8)]);
+            let tail = &tail[..tail.len().min(8)];
+            let mut word = [0u8; 8];
+            word[..tail.len()].copy_from_slice(tail);
             u64::from_le_bytes(word)
         }
     }
