@@ -1,7 +1,7 @@
 //! Dense ids: every interner of the crate.
 //!
-//! * [`CharIds`]: a segment's code points, in order of first appearance (small ids pack more
-//!   units into a window's key).
+//! * [`CharIds`]: a segment's code points, in order of first appearance, from 128 and ASCII as
+//!   itself in text of an alphabet (small ids pack more units into a window's key).
 //! * [`WordIds`]: word tokens, in order of first appearance, among a segment's hypothesis and
 //!   one reference, or among every text of a batch.
 //! * [`SharedNgramIds`]: a batch's n-grams found in two texts or more, order after order, from
@@ -11,11 +11,14 @@ use rustc_hash::FxHashMap;
 
 use crate::memory::{boxed_array, filled, held, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{poll, Interrupt, POLL_UNITS};
-use crate::text::{for_each_code_point, for_each_word_token};
+use crate::text::{for_each_code_point, for_each_word_token, is_alphabetic};
 use crate::ChrfError;
 
-/// Dense ids for the code points of one segment, in order of first appearance (whitespace left
-/// out of the units takes ids too, see [`CharIds::write_ids`]). Its tables are
+/// Small ids for the code points of one segment, in order of first appearance (whitespace left
+/// out of the units takes ids too, see [`CharIds::write_ids`]). In a segment whose first text is
+/// in an alphabet, an ASCII code point is its own id and others take ids from 128: most of
+/// such text is ASCII, whose ids then cost a test, and most sentences' ids stay below 256, as
+/// the bit-parallel matching needs (see [`crate::ngrams`]). Its tables are
 /// bounded by the number of code points, not by the input, yet large enough (hundreds of KiB,
 /// tens of MiB for every astral code point) that they are allocated fallibly.
 pub(crate) struct CharIds {
@@ -27,8 +30,16 @@ pub(crate) struct CharIds {
     astral: FxHashMap<u32, u32>,
     /// Whether `astral` could not grow while ids were written: the ids are then void.
     astral_refused: bool,
+    /// Code points below this are their own ids: [`ASCII`] or 0, chosen by the segment's first
+    /// text (see [`CharIds::write_ids`]).
+    own_ids: u32,
+    /// Whether no text was written since the last clear.
+    fresh: bool,
     next: u32,
 }
+
+/// The ASCII code points, which in text of an alphabet are their own ids.
+const ASCII: u32 = 0x80;
 
 /// The code points of the Basic Multilingual Plane.
 const BMP: usize = 0x10000;
@@ -41,6 +52,8 @@ impl CharIds {
             seen_len: 0,
             astral: FxHashMap::default(),
             astral_refused: false,
+            own_ids: 0,
+            fresh: true,
             next: 0,
         })
     }
@@ -53,13 +66,39 @@ impl CharIds {
         text: &str,
         out: &mut [u32],
     ) -> usize {
+        if std::mem::take(&mut self.fresh) {
+            // In text of an alphabet, ASCII is most code points, and then costs no lookup. In
+            // CJK text, ids counted from 0 keep more sentences' ids below 256 (see
+            // [`crate::ngrams`]).
+            self.own_ids = if is_alphabetic(text) { ASCII } else { 0 };
+            self.next = self.own_ids;
+        }
+        if self.own_ids == ASCII {
+            self.write_each::<WITH_WHITESPACE, true>(text, out)
+        } else {
+            self.write_each::<WITH_WHITESPACE, false>(text, out)
+        }
+    }
+
+    /// [`CharIds::write_ids`] with ASCII as its own ids or not: a constant, so that the decoder's
+    /// test of ASCII is the only one.
+    #[inline(always)]
+    fn write_each<const WITH_WHITESPACE: bool, const OWN_ASCII: bool>(
+        &mut self,
+        text: &str,
+        out: &mut [u32],
+    ) -> usize {
         let mut written = 0;
         // Every code point is written, and those left out (whitespace) written over: where
         // words end varies too much for a branch to predict. Those left out take ids too, which
-        // no unit written holds: ids stay dense enough, and the counts do not change.
+        // no unit written holds: ids stay small enough, and the counts do not change.
         for_each_code_point(text, WITH_WHITESPACE, |unit, kept| {
             if let Some(slot) = out.get_mut(written) {
-                *slot = self.id(unit);
+                *slot = if OWN_ASCII && unit < ASCII {
+                    unit
+                } else {
+                    self.id(unit)
+                };
             }
             written += usize::from(kept);
         });
@@ -112,7 +151,7 @@ impl CharIds {
         id
     }
 
-    /// The number of ids given since the last clear: every id is below it.
+    /// Every id given since the last clear is below this.
     pub(crate) fn count(&self) -> u32 {
         self.next
     }
@@ -129,6 +168,7 @@ impl CharIds {
         self.seen_len = 0;
         self.astral.clear();
         self.astral_refused = false;
+        self.fresh = true;
         self.next = 0;
     }
 }
@@ -530,14 +570,10 @@ mod tests {
     use std::collections::HashMap;
 
     #[test]
-    fn char_ids_count_from_zero_after_every_clear_even_of_every_bmp_code_point() {
+    fn char_ids_count_in_order_of_first_sight_after_every_clear_even_of_every_bmp_code_point() {
         let every: String = (0..0x1_0000).filter_map(char::from_u32).collect();
         let mut ids = CharIds::new().unwrap();
         let mut out = vec![0; every.len()];
-        let ids_of = |ids: &mut CharIds, text: &str, out: &mut Vec<u32>| {
-            let written = ids.write_ids::<true>(text, out);
-            out[..written].to_vec()
-        };
         for _ in 0..2 {
             // Twice over, each code point keeps the id of its first sight.
             let twice = format!("{every}{every}");
@@ -547,9 +583,38 @@ mod tests {
             assert_eq!(got, (0..n).chain(0..n).collect::<Vec<_>>());
             assert_eq!(ids.count(), n);
             ids.clear();
-            assert_eq!(ids_of(&mut ids, "\u{FFFD}a\u{FFFD}", &mut out), [0, 1, 0]);
+        }
+    }
+
+    #[test]
+    fn a_segment_whose_first_text_is_in_an_alphabet_keeps_ascii_as_its_own_ids() {
+        let mut ids = CharIds::new().unwrap();
+        let mut out = vec![0; 64];
+        for _ in 0..2 {
+            // The first code point past ASCII takes two bytes: ASCII keeps its code points.
+            let got = ids_of(&mut ids, "a\u{E9}\u{FFFD}a\u{1F600}~", &mut out);
+            assert_eq!(got, [97, 128, 129, 97, 130, 126]);
+            // The segment's other texts follow its first.
+            assert_eq!(
+                ids_of(&mut ids, "\u{4E2D}\u{E9}z", &mut out),
+                [131, 128, 122]
+            );
+            assert_eq!(ids.count(), 132);
+            ids.clear();
+            // Text past ASCII in three bytes (CJK) counts every code point from 0.
+            let got = ids_of(&mut ids, "\u{FFFD}a\u{E9}\u{FFFD}\u{1F600}~", &mut out);
+            assert_eq!(got, [0, 1, 2, 0, 3, 4]);
+            assert_eq!(ids_of(&mut ids, "a\u{4E2D}", &mut out), [1, 5]);
+            assert_eq!(ids.count(), 6);
+            ids.clear();
+            assert_eq!(ids_of(&mut ids, "ba", &mut out), [98, 97]);
             ids.clear();
         }
+    }
+
+    fn ids_of(ids: &mut CharIds, text: &str, out: &mut [u32]) -> Vec<u32> {
+        let written = ids.write_ids::<true>(text, out);
+        out[..written].to_vec()
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! Clipped n-gram matches between two unit sequences (code points, or word ids), all orders at once.
 //!
-//! Texts of at most 128 units of dense ids (as callers make them) take a bit-parallel path
-//! (`bits`); all others are sorted, with no hashing and therefore no collisions to worry about.
+//! Texts of at most 128 units, all below 256 (as callers' ids of most sentences are), take a
+//! bit-parallel path (`bits`); all others are sorted, with no hashing and therefore no
+//! collisions to worry about.
 //!
 //! The windows starting at every position of both sequences are sorted together, each window
 //! truncated to `max_order` units. Windows that share their first n units are then adjacent for
 //! every order n at once, so one pass over the sorted windows yields Σ min(hyp count, ref count)
 //! for every order.
 //!
-//! When the units are small (callers map code points to dense per-segment ids), a whole window
+//! When the units are small (callers map code points to small per-segment ids), a whole window
 //! packs into one `u64` or `u128`, and the sort compares integers. Otherwise (long orders) the
 //! windows are the suffixes of both texts, sorted by prefix doubling, and the units two adjacent
 //! windows share come from their longest common prefix (Kasai's algorithm): time and memory stay
@@ -78,8 +79,8 @@ pub fn add_clipped_matches(
     add_clipped_matches_below(hyp, reference, alphabet, scratch, matches)
 }
 
-/// [`add_clipped_matches`] of units all below `alphabet`, which callers giving dense ids know
-/// without a pass over the units.
+/// [`add_clipped_matches`] of units all below `alphabet`, which callers giving their own ids
+/// know without a pass over the units.
 pub(crate) fn add_clipped_matches_below(
     hyp: &[u32],
     reference: &[u32],
@@ -101,9 +102,8 @@ pub(crate) fn add_clipped_matches_below(
     }
     // Not empty, so the alphabet is at least 1; at most 2^32 as the units are u32.
     let max_unit = alphabet.saturating_sub(1).min(u64::from(u32::MAX)) as u32;
-    // Short texts of dense units (as callers make them): a word of position bits per unit.
+    // Short texts of small units (as callers make them): a word of position bits per unit.
     if hyp.len().max(reference.len()) <= MAX_BITS_LEN
-        && (max_unit as usize) < windows
         && (scratch.bits).add_clipped_matches([hyp, reference], max_unit as usize + 1, matches)
     {
         return Ok(());
@@ -600,10 +600,13 @@ mod tests {
         for case in 0..1500 {
             // Few units make repeated n-grams, whose first occurrence counts for all of them.
             let alphabet = [1, 2, 3, 5, 40][case % 5];
+            // Units spread up to 255 apart, as ASCII's ids are, every other round of cases.
+            let spread = [1, [1, 100, 60, 50, 6][case % 5]][case / 5 % 2];
             let (h, r) = ([1, 64, 65, 128][case % 4], [2, 63, 64, 100, 128][case % 5]);
             let (h, r) = (next(h) + 1, next(r) + 1);
-            let hyp: Vec<u32> = (0..h).map(|_| next(alphabet) as u32).collect();
-            let reference: Vec<u32> = (0..r).map(|_| next(alphabet) as u32).collect();
+            let mut unit = || (next(alphabet) * spread) as u32;
+            let hyp: Vec<u32> = (0..h).map(|_| unit()).collect();
+            let reference: Vec<u32> = (0..r).map(|_| unit()).collect();
             let max_order = [1, 2, 3, 6, 8, 12, 129][case % 7];
             let alphabet = *hyp.iter().chain(&reference).max().unwrap_or(&0) as usize + 1;
             let mut by_bits = vec![0; max_order];

@@ -179,7 +179,7 @@ impl Buffers {
         Ok(best_index)
     }
 
-    /// The text's code points as dense ids shared by the segment's texts: small ids pack more
+    /// The text's code points as small ids shared by the segment's texts: small ids pack more
     /// window units into one integer key.
     fn chars(&mut self, text: &str, settings: &Settings, side: Side) -> Result<(), ChrfError> {
         let units = match side {
@@ -203,7 +203,7 @@ impl Buffers {
 
     /// The counts of the current hypothesis against the current reference, in `self.pair`.
     fn pair_counts(&mut self, settings: &Settings) -> Result<(), ChrfError> {
-        // Both kinds of ids are dense: every unit is below the number of ids given.
+        // Every unit is below the count of either kind of ids.
         let sides = [
             (
                 &self.hyp_chars,

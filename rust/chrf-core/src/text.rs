@@ -65,10 +65,7 @@ pub fn for_each_code_point(text: &str, include_whitespace: bool, mut f: impl FnM
         }
         return;
     }
-    let first_other = text.as_bytes().get(ascii_prefix_len(text.as_bytes()));
-    if first_other.is_some_and(|&lead| lead < 0xE0) {
-        // A text whose first code point past ASCII takes two bytes is taken to be in an
-        // alphabet (Latin, Greek, Cyrillic...), most of its code points one or two bytes long.
+    if is_alphabetic(text) {
         alphabetic_units(text, include_whitespace, f);
     } else {
         // Others (CJK text) take the standard decoder, which decodes three-byte sequences in
@@ -77,6 +74,15 @@ pub fn for_each_code_point(text: &str, include_whitespace: bool, mut f: impl FnM
             f(u32::from(c), include_whitespace || !is_python_whitespace(c));
         }
     }
+}
+
+/// Whether `text` is taken to be in an alphabet (Latin, Greek, Cyrillic...), most of its code
+/// points one or two bytes long: it is ASCII, or its first code point past ASCII takes two bytes.
+pub(crate) fn is_alphabetic(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes
+        .get(ascii_prefix_len(bytes))
+        .is_none_or(|&lead| lead < 0xE0)
 }
 
 /// The length of the longest prefix of `bytes` that is ASCII: eight bytes at a time.

@@ -21,8 +21,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOrAssign, Shl, Sub};
 /// The longest text, in units, this path takes.
 pub const MAX_BITS_LEN: usize = u128::BITS as usize;
 
-/// Units are dense ids, so those of two texts this path takes are below their total length:
-/// tables of this many entries are indexed by a unit's low byte without a bounds check.
+/// The units this path takes are below this: tables of this many entries are indexed by a unit's
+/// low byte without a bounds check.
 const MAX_ALPHABET: usize = 2 * MAX_BITS_LEN;
 
 /// Per unit, the positions of each text holding it, in words of 64 or 128 bits.
