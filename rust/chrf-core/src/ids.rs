@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::memory::{boxed_array, filled, held, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{poll, Interrupt, POLL_UNITS};
-use crate::text::{for_each_code_point, for_each_word_token, is_alphabetic};
+use crate::text::{for_each_code_point, for_each_word, is_alphabetic};
 use crate::ChrfError;
 
 /// Small ids for the code points of one segment, in order of first appearance (whitespace left
@@ -391,13 +391,17 @@ fn tokens_of(text: &str, tokens: &mut Vec<(u32, u32)>) -> Result<(), ChrfError> 
     if u32::try_from(text.len()).is_err() {
         return Err(out_of_memory::<u8>(text.len()));
     }
-    let base = text.as_ptr() as usize;
     let mut outcome = Ok(());
-    for_each_word_token(text, |token| {
-        let start = token.as_ptr() as usize - base;
-        if outcome.is_ok() {
-            outcome = push(tokens, (start as u32, (start + token.len()) as u32));
+    for_each_word(text, |start, cut, end| {
+        let [start, cut, end] = [start, cut, end].map(|offset| offset as u32);
+        // Both tokens pushed, the second taken back if it is empty: whether a word loses a
+        // mark varies from one to the next, and a branch on it would mispredict.
+        for token in [(start, cut), (cut, end)] {
+            if outcome.is_ok() {
+                outcome = push(tokens, token);
+            }
         }
+        tokens.truncate(tokens.len() - usize::from(cut == end));
     });
     outcome
 }

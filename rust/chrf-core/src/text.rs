@@ -151,59 +151,145 @@ fn alphabetic_units(text: &str, include_whitespace: bool, mut f: impl FnMut(u32,
 /// Words are the runs between whitespace. A word of more than one code point loses one
 /// punctuation mark: the last if it is one, else the first if it is one ("(hi)" gives "(hi", ")").
 pub fn for_each_word_token<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let space = whitespace_len_at(bytes, i);
-        if space > 0 {
-            i += space;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        loop {
-            i = next_possible_space(bytes, i);
-            if i >= bytes.len() || whitespace_len_at(bytes, i) > 0 {
-                break;
+    for_each_word(text, |start, cut, end| {
+        // Words start and end at whitespace or at the ends of the text, and a mark is one
+        // byte: char boundaries.
+        if let (Some(first), Some(second)) = (text.get(start..cut), text.get(cut..end)) {
+            f(first);
+            if !second.is_empty() {
+                f(second);
             }
-            i += 1;
         }
-        // Words start and end at whitespace or at the ends of the text: char boundaries.
-        if let Some(word) = text.get(start..i) {
-            split_word(word, &mut f);
+    });
+}
+
+/// Calls `f(start, cut, end)` with the byte offsets of every word of `text`, in order: its
+/// tokens are `start..cut` and, unless empty, `cut..end` (see [`for_each_word_token`]).
+///
+/// Whitespace is found 64 bytes at a time, as a mask with a bit per byte, and words are read
+/// off the mask's changes: where words end and which of them lose a mark vary from one word to
+/// the next, and a branch on either would be a stream of mispredictions.
+#[inline(always)]
+pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(usize, usize, usize)) {
+    let bytes = text.as_bytes();
+    // Whether the byte before the block is whitespace (the text starts as if after some), and
+    // the bits of whitespace sequences that run into the next block.
+    let (mut space_before, mut carried) = (true, 0u64);
+    let mut start = 0;
+    for (k, block) in bytes.chunks(BLOCK).enumerate() {
+        let at = k * BLOCK;
+        let (space, spill) = whitespace_mask(bytes, at, block);
+        let space = space | carried;
+        carried = spill;
+        // A bit where a byte's whitespace differs from the byte before it.
+        let mut changes = space ^ (space << 1 | u64::from(space_before));
+        space_before = space >> (BLOCK - 1) & 1 == 1;
+        while changes != 0 {
+            let position = at + changes.trailing_zeros() as usize;
+            changes &= changes - 1;
+            // Changes alternate: a word starts at a byte that is not whitespace.
+            if space >> (position - at) & 1 == 0 {
+                start = position;
+            } else {
+                emit_word(bytes, start, position, &mut f);
+            }
         }
+    }
+    if !space_before {
+        emit_word(bytes, start, bytes.len(), &mut f);
     }
 }
 
-/// The first index from `i` whose byte may start whitespace: a byte below 0x21 (the ASCII
-/// whitespace is 0x09-0x0D and 0x1C-0x20) or a lead byte of non-ASCII whitespace (C2, E1, E2,
-/// E3). Eight bytes at a time, with the classic tests for a byte below n and for a zero byte:
-/// each flags its first match exactly (borrows only flag bytes above a true match), so the
-/// lowest flag of their union is the first byte that may start whitespace.
-#[inline]
-fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
-    let equal = |x: u64, byte: u64| below(x ^ (ONES * byte), 1);
-    while let Some(chunk) = bytes.get(i..i + 8) {
+/// Bytes a whitespace mask covers.
+const BLOCK: usize = u64::BITS as usize;
+
+/// sacreBLEU's one-mark split of the word `start..end`, without a branch. Punctuation marks are
+/// ASCII, so a mark is one byte, and a word of more than one byte whose first or last byte is a
+/// mark has more than one code point (UTF-8 continuation and lead bytes are never ASCII).
+#[inline(always)]
+fn emit_word(bytes: &[u8], start: usize, end: usize, f: &mut impl FnMut(usize, usize, usize)) {
+    let mark = |at: usize| {
+        bytes
+            .get(at)
+            .is_some_and(|&b| is_python_punctuation(char::from(b)))
+    };
+    // `&`, not `&&`: no branch.
+    let long = end - start > 1;
+    let last = long & mark(end - 1);
+    let first = long & !last & mark(start);
+    let cut = if last {
+        end - 1
+    } else if first {
+        start + 1
+    } else {
+        end
+    };
+    f(start, cut, end);
+}
+
+/// The whitespace of `block` (the bytes of `bytes` from `at`) as a bit per byte, and the bits
+/// of the next block's bytes that continue a whitespace code point of this one.
+#[inline(always)]
+fn whitespace_mask(bytes: &[u8], at: usize, block: &[u8]) -> (u64, u64) {
+    // The text's end reads as whitespace, which ends its last word.
+    let mut padded = [b' '; BLOCK];
+    padded[..block.len()].copy_from_slice(block);
+    let words = padded.chunks_exact(8).map(|eight| {
         let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let flags =
-            below(x, 0x21) | equal(x, 0xC2) | equal(x, 0xE1) | equal(x, 0xE2) | equal(x, 0xE3);
-        if flags != 0 {
-            return i + (flags.trailing_zeros() / 8) as usize;
+        word.copy_from_slice(eight);
+        u64::from_le_bytes(word)
+    });
+    let mut space = 0u64;
+    for (k, x) in words.clone().enumerate() {
+        space |= high_bits(in_range(x, 0x09, 0x0D) | in_range(x, 0x1C, 0x20)) << (8 * k);
+    }
+    let mut leads = 0u64;
+    // Blocks of ASCII, all of some text, have no lead bytes to look for.
+    if words.clone().fold(0, |any, x| any | x) & HIGHS != 0 {
+        for (k, x) in words.enumerate() {
+            let lead = equal(x, 0xC2) | equal(x, 0xE1) | equal(x, 0xE2) | equal(x, 0xE3);
+            leads |= high_bits(lead) << (8 * k);
         }
-        i += 8;
     }
-    while bytes
-        .get(i)
-        .is_some_and(|&b| b >= 0x21 && !matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3))
-    {
-        i += 1;
+    // Lead bytes of the non-ASCII whitespace: tested one by one, but few in most text.
+    let mut spill = 0u64;
+    while leads != 0 {
+        let offset = leads.trailing_zeros() as usize;
+        leads &= leads - 1;
+        let len = whitespace_len_at(bytes, at + offset);
+        let bits = (1u128 << len) - 1;
+        let bits = bits << offset;
+        space |= bits as u64;
+        spill |= (bits >> BLOCK) as u64;
     }
-    i
+    (space, spill)
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// 0x80 in each byte of `x` in `low..=high` (ASCII), else 0: exact per byte, no borrow crossing
+/// bytes, as each byte's high bit is set before the subtraction.
+#[inline(always)]
+fn in_range(x: u64, low: u8, high: u8) -> u64 {
+    let set = x | HIGHS;
+    let at_least_low = set.wrapping_sub(ONES * u64::from(low)) & HIGHS;
+    let above_high = set.wrapping_sub(ONES * u64::from(high + 1)) & HIGHS;
+    at_least_low & !above_high & !x
+}
+
+/// 0x80 in each byte of `x` equal to `byte`, else 0: exact per byte.
+#[inline(always)]
+fn equal(x: u64, byte: u8) -> u64 {
+    const LOWS: u64 = !HIGHS;
+    let y = x ^ (ONES * u64::from(byte));
+    !(((y & LOWS) + LOWS) | y) & HIGHS
+}
+
+/// The high bits of the bytes of `flags` (all its other bits clear) as the low 8 bits.
+#[inline(always)]
+fn high_bits(flags: u64) -> u64 {
+    (flags >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 /// The byte length of the whitespace code point starting at `bytes[i]`, or 0 if there is none
@@ -226,26 +312,6 @@ fn whitespace_len_at(bytes: &[u8], i: usize) -> usize {
         }
         0xE3 => 3 * usize::from(at(1) == 0x80 && at(2) == 0x80),
         _ => 0,
-    }
-}
-
-/// sacreBLEU's one-mark split of a word. Punctuation marks are ASCII, so a mark is one byte,
-/// and a word of more than one byte whose first or last byte is a mark has more than one code
-/// point (UTF-8 continuation and lead bytes are never ASCII).
-fn split_word<'t>(word: &'t str, f: &mut impl FnMut(&'t str)) {
-    let bytes = word.as_bytes();
-    let mark = |b: u8| is_python_punctuation(char::from(b));
-    match bytes {
-        [_, .., last] if mark(*last) => {
-            let cut = word.len() - 1;
-            f(&word[..cut]);
-            f(&word[cut..]);
-        }
-        [first, _, ..] if mark(*first) => {
-            f(&word[..1]);
-            f(&word[1..]);
-        }
-        _ => f(word),
     }
 }
 
@@ -336,6 +402,67 @@ mod tests {
                 vec![&text]
             };
             assert_eq!(tokens(&text), expected, "U+{:04X}", u32::from(space));
+        }
+    }
+
+    #[test]
+    fn tokens_of_seeded_texts_across_whitespace_blocks_are_the_words_split_by_rule() {
+        // Every kind of whitespace and of word byte, in texts of up to five 64-byte blocks, so
+        // that words and multi-byte whitespace straddle blocks; against the rule on `char`s.
+        let pieces = [
+            "a",
+            "bc",
+            "\u{E9}",
+            "\u{201E}",
+            "\u{4E2D}",
+            "\u{1F600}",
+            ",",
+            "(",
+            ".",
+            "\u{1B}",
+            "\u{E1}",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\u{1C}",
+            "\u{85}",
+            "\u{A0}",
+            "\u{1680}",
+            "\u{2000}",
+            "\u{200A}",
+            "\u{2028}",
+            "\u{202F}",
+            "\u{205F}",
+            "\u{3000}",
+            "\u{200B}",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 320) as usize;
+            let mut text = String::new();
+            let mut pick = state;
+            while text.len() < len {
+                pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                text.push_str(pieces[(pick >> 33) as usize % pieces.len()]);
+            }
+            let mut expected = Vec::new();
+            for word in text.split(is_python_whitespace).filter(|w| !w.is_empty()) {
+                let mark = |c: Option<char>| c.is_some_and(is_python_punctuation);
+                let many = word.chars().count() > 1;
+                if many && mark(word.chars().last()) {
+                    let cut = word.len() - 1;
+                    expected.extend([&word[..cut], &word[cut..]]);
+                } else if many && mark(word.chars().next()) {
+                    expected.extend([&word[..1], &word[1..]]);
+                } else {
+                    expected.push(word);
+                }
+            }
+            assert_eq!(tokens(&text), expected, "{text:?}");
         }
     }
 
