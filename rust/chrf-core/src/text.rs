@@ -165,12 +165,21 @@ pub fn for_each_word_token<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
 
 /// Calls `f(start, cut, end)` with the byte offsets of every word of `text`, in order: its
 /// tokens are `start..cut` and, unless empty, `cut..end` (see [`for_each_word_token`]).
-///
-/// Whitespace is found 64 bytes at a time, as a mask with a bit per byte, and words are read
-/// off the mask's changes: where words end and which of them lose a mark vary from one word to
-/// the next, and a branch on either would be a stream of mispredictions.
 #[inline(always)]
-pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(usize, usize, usize)) {
+pub(crate) fn for_each_word(text: &str, f: impl FnMut(usize, usize, usize)) {
+    if is_alphabetic(text) {
+        words_by_mask(text, f);
+    } else {
+        words_by_skipping(text, f);
+    }
+}
+
+/// [`for_each_word`] of text in an alphabet, whose words are short: whitespace is found 64 bytes
+/// at a time, as a mask with a bit per byte, and words are read off the mask's changes. Where
+/// words end and which of them lose a mark vary from one word to the next, and a branch on
+/// either would be a stream of mispredictions.
+#[inline(always)]
+fn words_by_mask(text: &str, mut f: impl FnMut(usize, usize, usize)) {
     let bytes = text.as_bytes();
     // Whether the byte before the block is whitespace (the text starts as if after some), and
     // the bits of whitespace sequences that run into the next block.
@@ -198,6 +207,55 @@ pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(usize, usize, usize)) 
     if !space_before {
         emit_word(bytes, start, bytes.len(), &mut f);
     }
+}
+
+/// [`for_each_word`] of CJK text, whose words are long runs without whitespace: they are skipped
+/// eight bytes at a time.
+#[inline(always)]
+fn words_by_skipping(text: &str, mut f: impl FnMut(usize, usize, usize)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let space = whitespace_len_at(bytes, i);
+        if space > 0 {
+            i += space;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        loop {
+            i = next_possible_space(bytes, i);
+            if i >= bytes.len() || whitespace_len_at(bytes, i) > 0 {
+                break;
+            }
+            i += 1;
+        }
+        emit_word(bytes, start, i, &mut f);
+    }
+}
+
+/// The first index from `i` whose byte may start whitespace: a byte below 0x21 (the ASCII
+/// whitespace is 0x09-0x0D and 0x1C-0x20) or a lead byte of non-ASCII whitespace (see
+/// [`whitespace_leads`]). Eight bytes at a time.
+#[inline]
+fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let flags = in_range(x, 0x00, 0x20) | whitespace_leads(x);
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes
+        .get(i)
+        .is_some_and(|&b| b >= 0x21 && !matches!(b, 0xC2 | 0xE0..=0xE3))
+    {
+        i += 1;
+    }
+    i
 }
 
 /// Bytes a whitespace mask covers.
@@ -231,24 +289,34 @@ fn emit_word(bytes: &[u8], start: usize, end: usize, f: &mut impl FnMut(usize, u
 /// of the next block's bytes that continue a whitespace code point of this one.
 #[inline(always)]
 fn whitespace_mask(bytes: &[u8], at: usize, block: &[u8]) -> (u64, u64) {
-    // The text's end reads as whitespace, which ends its last word.
-    let mut padded = [b' '; BLOCK];
-    padded[..block.len()].copy_from_slice(block);
-    let words = padded.chunks_exact(8).map(|eight| {
+    // The text's end reads as whitespace, which ends its last word. Whole blocks are read in
+    // place, without a copy.
+    let padded: [u8; BLOCK];
+    let block: &[u8; BLOCK] = match block.try_into() {
+        Ok(whole) => whole,
+        Err(_) => {
+            let mut last = [b' '; BLOCK];
+            last[..block.len()].copy_from_slice(block);
+            padded = last;
+            &padded
+        }
+    };
+    let words = block.chunks_exact(8).map(|eight| {
         let mut word = [0u8; 8];
         word.copy_from_slice(eight);
         u64::from_le_bytes(word)
     });
+    // Each word's 8 bits enter at the top and move down: a chain the compiler keeps scalar (its
+    // vector multiplies of 64 bits are slow).
     let mut space = 0u64;
-    for (k, x) in words.clone().enumerate() {
-        space |= high_bits(in_range(x, 0x09, 0x0D) | in_range(x, 0x1C, 0x20)) << (8 * k);
+    for x in words.clone() {
+        space = space >> 8 | high_bits(in_range(x, 0x09, 0x0D) | in_range(x, 0x1C, 0x20)) << 56;
     }
     let mut leads = 0u64;
     // Blocks of ASCII, all of some text, have no lead bytes to look for.
     if words.clone().fold(0, |any, x| any | x) & HIGHS != 0 {
-        for (k, x) in words.enumerate() {
-            let lead = equal(x, 0xC2) | equal(x, 0xE1) | equal(x, 0xE2) | equal(x, 0xE3);
-            leads |= high_bits(lead) << (8 * k);
+        for x in words {
+            leads = leads >> 8 | high_bits(whitespace_leads(x)) << 56;
         }
     }
     // Lead bytes of the non-ASCII whitespace: tested one by one, but few in most text.
@@ -276,6 +344,14 @@ fn in_range(x: u64, low: u8, high: u8) -> u64 {
     let at_least_low = set.wrapping_sub(ONES * u64::from(low)) & HIGHS;
     let above_high = set.wrapping_sub(ONES * u64::from(high + 1)) & HIGHS;
     at_least_low & !above_high & !x
+}
+
+/// 0x80 in each byte of `x` that may lead a whitespace code point past ASCII, else 0: C2, and E0
+/// to E3 in one test (E0 leads none, and is tested one by one with the others, see
+/// [`whitespace_len_at`]).
+#[inline(always)]
+fn whitespace_leads(x: u64) -> u64 {
+    equal(x, 0xC2) | equal(x & !(ONES * 3), 0xE0)
 }
 
 /// 0x80 in each byte of `x` equal to `byte`, else 0: exact per byte.
@@ -463,6 +539,12 @@ mod tests {
                 }
             }
             assert_eq!(tokens(&text), expected, "{text:?}");
+            // Both ways of finding words, whichever the text's script would take.
+            let mut by_mask = Vec::new();
+            words_by_mask(&text, |start, cut, end| by_mask.push((start, cut, end)));
+            let mut by_skipping = Vec::new();
+            words_by_skipping(&text, |start, cut, end| by_skipping.push((start, cut, end)));
+            assert_eq!(by_mask, by_skipping, "{text:?}");
         }
     }
 

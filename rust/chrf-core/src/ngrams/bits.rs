@@ -67,6 +67,9 @@ impl PositionBits {
         if alphabet > MAX_ALPHABET || texts.iter().any(|text| text.len() > MAX_BITS_LEN) {
             return false;
         }
+        // The tables are summed and cleared up to a multiple of 32 entries: the copies of
+        // `fill` and of the sum then see a few lengths, not one per alphabet, and predict them.
+        let alphabet = alphabet.next_multiple_of(32).min(MAX_ALPHABET);
         if texts.iter().all(|text| text.len() <= u64::BITS as usize) {
             add(&mut self.narrow, texts, alphabet, matches);
         } else {
