@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::memory::{boxed_array, filled, held, out_of_memory, push, refill, reserve, reserve_map};
 use crate::pool::{poll, Interrupt, POLL_UNITS};
-use crate::text::{for_each_code_point, for_each_word, is_alphabetic};
+use crate::text::{for_each_code_point_in, for_each_word, Script};
 use crate::ChrfError;
 
 /// Small ids for the code points of one segment, in order of first appearance (whitespace left
@@ -66,17 +66,18 @@ impl CharIds {
         text: &str,
         out: &mut [u32],
     ) -> usize {
+        let script = Script::of(text);
         if std::mem::take(&mut self.fresh) {
             // In text of an alphabet, ASCII is most code points, and then costs no lookup. In
             // CJK text, ids counted from 0 keep more sentences' ids below 256 (see
             // [`crate::ngrams`]).
-            self.own_ids = if is_alphabetic(text) { ASCII } else { 0 };
+            self.own_ids = if script == Script::Other { 0 } else { ASCII };
             self.next = self.own_ids;
         }
         if self.own_ids == ASCII {
-            self.write_each::<WITH_WHITESPACE, true>(text, out)
+            self.write_each::<WITH_WHITESPACE, true>(script, text, out)
         } else {
-            self.write_each::<WITH_WHITESPACE, false>(text, out)
+            self.write_each::<WITH_WHITESPACE, false>(script, text, out)
         }
     }
 
@@ -85,6 +86,7 @@ impl CharIds {
     #[inline(always)]
     fn write_each<const WITH_WHITESPACE: bool, const OWN_ASCII: bool>(
         &mut self,
+        script: Script,
         text: &str,
         out: &mut [u32],
     ) -> usize {
@@ -92,7 +94,7 @@ impl CharIds {
         // Every code point is written, and those left out (whitespace) written over: where
         // words end varies too much for a branch to predict. Those left out take ids too, which
         // no unit written holds: ids stay small enough, and the counts do not change.
-        for_each_code_point(text, WITH_WHITESPACE, |unit, kept| {
+        for_each_code_point_in(script, text, WITH_WHITESPACE, |unit, kept| {
             if let Some(slot) = out.get_mut(written) {
                 *slot = if OWN_ASCII && unit < ASCII {
                     unit

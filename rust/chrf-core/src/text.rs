@@ -54,47 +54,70 @@ pub fn for_each_char_unit(text: &str, include_whitespace: bool, mut f: impl FnMu
 /// Calls `f` with every code point of `text`, in order, and whether [`for_each_char_unit`]
 /// keeps it: callers that write every code point and keep some, without a branch, take this.
 #[inline(always)]
-pub fn for_each_code_point(text: &str, include_whitespace: bool, mut f: impl FnMut(u32, bool)) {
-    if text.is_ascii() {
+pub fn for_each_code_point(text: &str, include_whitespace: bool, f: impl FnMut(u32, bool)) {
+    for_each_code_point_in(Script::of(text), text, include_whitespace, f);
+}
+
+/// [`for_each_code_point`] of a text whose [`Script`] the caller has found already.
+#[inline(always)]
+pub(crate) fn for_each_code_point_in(
+    script: Script,
+    text: &str,
+    include_whitespace: bool,
+    mut f: impl FnMut(u32, bool),
+) {
+    match script {
         // The common case, without UTF-8 decoding.
-        for &byte in text.as_bytes() {
-            f(
-                u32::from(byte),
-                include_whitespace || !is_ascii_python_whitespace(byte),
-            );
+        Script::Ascii => {
+            for &byte in text.as_bytes() {
+                f(
+                    u32::from(byte),
+                    include_whitespace || !is_ascii_python_whitespace(byte),
+                );
+            }
         }
-        return;
-    }
-    if is_alphabetic(text) {
-        alphabetic_units(text, include_whitespace, f);
-    } else {
-        // Others (CJK text) take the standard decoder, which decodes three-byte sequences in
-        // fewer instructions than [`alphabetic_units`].
-        for c in text.chars() {
-            f(u32::from(c), include_whitespace || !is_python_whitespace(c));
+        Script::Alphabet => alphabetic_units(text, include_whitespace, f),
+        // The standard decoder decodes three-byte sequences in fewer instructions than
+        // [`alphabetic_units`].
+        Script::Other => {
+            for c in text.chars() {
+                f(u32::from(c), include_whitespace || !is_python_whitespace(c));
+            }
         }
     }
 }
 
-/// Whether `text` is taken to be in an alphabet (Latin, Greek, Cyrillic...), most of its code
-/// points one or two bytes long: it is ASCII, or its first code point past ASCII takes two bytes.
-pub(crate) fn is_alphabetic(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes
-        .get(ascii_prefix_len(bytes))
-        .is_none_or(|&lead| lead < 0xE0)
+/// How a text is read, told by its first code point past ASCII.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Script {
+    /// No code point past ASCII.
+    Ascii,
+    /// The first past ASCII takes two bytes: taken to be text in an alphabet (Latin, Greek,
+    /// Cyrillic...), most of its code points one or two bytes long.
+    Alphabet,
+    /// The first past ASCII takes three bytes or four: CJK text, and others.
+    Other,
+}
+
+impl Script {
+    /// The script of `text`: one pass over its ASCII prefix, eight bytes at a time.
+    pub(crate) fn of(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        match bytes.get(ascii_prefix_len(bytes)) {
+            None => Self::Ascii,
+            Some(&lead) if lead < 0xE0 => Self::Alphabet,
+            Some(_) => Self::Other,
+        }
+    }
 }
 
 /// The length of the longest prefix of `bytes` that is ASCII: eight bytes at a time.
 #[inline(always)]
 fn ascii_prefix_len(bytes: &[u8]) -> usize {
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let mut chunks = bytes.chunks_exact(8);
     let mut done = 0;
     for chunk in chunks.by_ref() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let high = u64::from_le_bytes(word) & HIGHS;
+        let high = eight_bytes(chunk) & HIGHS;
         if high != 0 {
             return done + (high.trailing_zeros() / 8) as usize;
         }
@@ -167,10 +190,9 @@ pub fn for_each_word_token<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
 /// tokens are `start..cut` and, unless empty, `cut..end` (see [`for_each_word_token`]).
 #[inline(always)]
 pub(crate) fn for_each_word(text: &str, f: impl FnMut(usize, usize, usize)) {
-    if is_alphabetic(text) {
-        words_by_mask(text, f);
-    } else {
-        words_by_skipping(text, f);
+    match Script::of(text) {
+        Script::Ascii | Script::Alphabet => words_by_mask(text, f),
+        Script::Other => words_by_skipping(text, f),
     }
 }
 
@@ -240,9 +262,7 @@ fn words_by_skipping(text: &str, mut f: impl FnMut(usize, usize, usize)) {
 #[inline]
 fn next_possible_space(bytes: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
+        let x = eight_bytes(chunk);
         let flags = in_range(x, 0x00, 0x20) | whitespace_leads(x);
         if flags != 0 {
             return i + (flags.trailing_zeros() / 8) as usize;
@@ -301,11 +321,7 @@ fn whitespace_mask(bytes: &[u8], at: usize, block: &[u8]) -> (u64, u64) {
             &padded
         }
     };
-    let words = block.chunks_exact(8).map(|eight| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(eight);
-        u64::from_le_bytes(word)
-    });
+    let words = block.chunks_exact(8).map(eight_bytes);
     // Each word's 8 bits enter at the top and move down: a chain the compiler keeps scalar (its
     // vector multiplies of 64 bits are slow).
     let mut space = 0u64;
@@ -331,6 +347,14 @@ fn whitespace_mask(bytes: &[u8], at: usize, block: &[u8]) -> (u64, u64) {
         spill |= (bits >> BLOCK) as u64;
     }
     (space, spill)
+}
+
+/// A chunk of eight bytes as a little-endian word.
+#[inline(always)]
+fn eight_bytes(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    u64::from_le_bytes(word)
 }
 
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
