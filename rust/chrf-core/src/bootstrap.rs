@@ -132,7 +132,7 @@ impl SegmentTable {
     /// `counts` holds `3 × orders` integers per segment, segment after segment.
     pub fn new(counts: &[u64], settings: &Settings) -> Result<Self, ChrfError> {
         let width = 3 * settings.order_count();
-        if counts.len() % width != 0 {
+        if !counts.len().is_multiple_of(width) {
             return Err(ChrfError::OrderCountMismatch {
                 expected: settings.order_count(),
                 found: counts.len() / 3,
@@ -177,7 +177,7 @@ pub fn resampled_scores(
 ) -> Result<Vec<Scalar>, ChrfError> {
     settings.beta.check_float()?;
     let n = table.segment_count();
-    if n == 0 || picks.len() % n != 0 {
+    if n == 0 || !picks.len().is_multiple_of(n) {
         return Err(ChrfError::ResampleShape { row_length: n });
     }
     if let Some(&index) = picks.iter().find(|&&i| i < 0 || i as u64 >= n as u64) {
@@ -211,11 +211,11 @@ pub fn randomization_scores(
 ) -> Result<(Vec<f64>, Vec<f64>), ChrfError> {
     settings.beta.check_float()?;
     let width = 3 * settings.order_count();
-    if baseline.len() != system.len() || baseline.len() % width != 0 {
+    if baseline.len() != system.len() || !baseline.len().is_multiple_of(width) {
         return Err(ChrfError::StatisticsShape);
     }
     let n = baseline.len() / width;
-    if n == 0 || swaps.len() % n != 0 {
+    if n == 0 || !swaps.len().is_multiple_of(n) {
         return Err(ChrfError::RandomizationShape { row_length: n });
     }
     // A = sum(system) + the sum over flagged segments of (baseline - system); B = total - A.

@@ -353,7 +353,7 @@ pub fn swapped_scores(
     interrupt: &Interrupt,
 ) -> Result<Vec<f64>, ChrfError> {
     let width = settings.order_count() * 3;
-    let whole_rows = width > 0 && statistics.len() % width == 0;
+    let whole_rows = width > 0 && statistics.len().is_multiple_of(width);
     if !whole_rows || replacement.is_some_and(|r| r.len() != statistics.len()) {
         return Err(ChrfError::StatisticsShape);
     }

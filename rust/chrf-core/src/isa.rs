@@ -8,12 +8,16 @@
 //! ([`crate::ngrams`]' sorted path, its sort, and the bit-parallel path). Compiling the whole
 //! segment path in one copy, everything inlined into it, costs more in either instruction set
 //! than it saves (benches/NOTES.md).
+//!
+//! Where the processor also has AVX-512F, a sentence's 64-bit keys are sorted in its registers
+//! (see [`runs_avx512`]); the keys come out the same, in the same order, as from the standard sort.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
 const UNKNOWN: u8 = 0;
 const BASELINE: u8 = 1;
 const V3: u8 = 2;
+const V3_AVX512: u8 = 3;
 
 /// The choice, made once: an atomic load per call of a copied function afterwards.
 static CHOICE: AtomicU8 = AtomicU8::new(UNKNOWN);
@@ -23,14 +27,25 @@ static CHOICE: AtomicU8 = AtomicU8::new(UNKNOWN);
 #[inline]
 pub fn runs_v3() -> bool {
     match CHOICE.load(Ordering::Relaxed) {
-        V3 => true,
+        V3 | V3_AVX512 => true,
         BASELINE => false,
-        _ => detect(),
+        _ => detect() != BASELINE,
+    }
+}
+
+/// Whether the x86-64-v3 copies also sort in AVX-512 registers: [`runs_v3`], and the processor
+/// has AVX-512F.
+#[inline]
+pub fn runs_avx512() -> bool {
+    match CHOICE.load(Ordering::Relaxed) {
+        V3_AVX512 => true,
+        V3 | BASELINE => false,
+        _ => detect() == V3_AVX512,
     }
 }
 
 #[cold]
-fn detect() -> bool {
+fn detect() -> u8 {
     #[cfg(target_arch = "x86_64")]
     let has = std::env::var_os("CHRF_BASELINE_ISA").is_none()
         && is_x86_feature_detected!("avx2")
@@ -39,20 +54,25 @@ fn detect() -> bool {
         && is_x86_feature_detected!("lzcnt")
         && is_x86_feature_detected!("popcnt")
         && is_x86_feature_detected!("movbe");
+    #[cfg(target_arch = "x86_64")]
+    let choice = match (has, is_x86_feature_detected!("avx512f")) {
+        (true, true) => V3_AVX512,
+        (true, false) => V3,
+        (false, _) => BASELINE,
+    };
     #[cfg(not(target_arch = "x86_64"))]
-    let has = false;
+    let choice = BASELINE;
     // Racing threads detect the same thing; a forced baseline since the load stays.
-    let choice = if has { V3 } else { BASELINE };
     match CHOICE.compare_exchange(UNKNOWN, choice, Ordering::Relaxed, Ordering::Relaxed) {
-        Ok(_) => has,
-        Err(current) => current == V3,
+        Ok(_) => choice,
+        Err(current) => current,
     }
 }
 
-/// Runs the matching in its baseline copies from now on (`true`), or lets the processor choose
-/// again (`false`): for the tests that hold both copies to the same results, and for anyone
-/// ruling the second copy out. `CHRF_BASELINE_ISA` set in the environment at the first match does
-/// the same for the whole process.
+/// Runs the matching in its baseline copies (without the AVX-512 sort) from now on (`true`), or
+/// lets the processor choose again (`false`): for the tests that hold both copies to the same
+/// results, and for anyone ruling the second copy out. `CHRF_BASELINE_ISA` set in the
+/// environment at the first match does the same for the whole process.
 pub fn force_baseline(baseline: bool) {
     CHOICE.store(if baseline { BASELINE } else { UNKNOWN }, Ordering::Relaxed);
 }

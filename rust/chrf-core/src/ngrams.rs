@@ -29,6 +29,7 @@ mod radix;
 mod sort;
 mod suffixes;
 mod tally;
+mod vector_sort;
 use bits::{PositionBits, MAX_BITS_LEN};
 use keys::SlotTable;
 use sort::packed_sorted;

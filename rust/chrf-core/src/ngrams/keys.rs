@@ -4,6 +4,8 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, ShlAssign};
 
+use crate::ChrfError;
+
 /// An unsigned integer a window packs into.
 pub(super) trait Key:
     Copy
@@ -37,10 +39,12 @@ pub(super) trait Key:
     fn narrow(self, shift: u32) -> u64;
     /// A 128-bit key of two halves (64-bit keys keep the low one).
     fn from_halves(high: u64, low: u64) -> Self;
+    /// Sorts a sentence's keys in one sort (see [`super::sort`]); `spare` is scratch.
+    fn sort_whole(keys: &mut Vec<Self>, spare: &mut Vec<Self>) -> Result<(), ChrfError>;
 }
 
 macro_rules! key {
-    ($t:ty, $radix:expr) => {
+    ($t:ty, $radix:expr, $sort_whole:path) => {
         impl Key for $t {
             const BITS: u32 = <$t>::BITS;
             const ZERO: Self = 0;
@@ -64,11 +68,20 @@ macro_rules! key {
             fn from_halves(high: u64, low: u64) -> Self {
                 ((u128::from(high) << 64) | u128::from(low)) as Self
             }
+            fn sort_whole(keys: &mut Vec<Self>, spare: &mut Vec<Self>) -> Result<(), ChrfError> {
+                $sort_whole(keys, spare)
+            }
         }
     };
 }
-key!(u64, true);
-key!(u128, false);
+key!(u64, true, super::vector_sort::sort);
+key!(u128, false, standard_sort);
+
+/// The standard library's sort, for keys no vector sort takes.
+fn standard_sort<K: Ord>(keys: &mut [K], _spare: &mut [K]) -> Result<(), ChrfError> {
+    keys.sort_unstable();
+    Ok(())
+}
 
 /// Slots hold a rank (unit + 1, or the reference's end) times this odd number, modulo
 /// 2^slot_bits: a one-to-one map that keeps 0 for the hypothesis's end. Sorted, the mapped

@@ -106,7 +106,7 @@ mod tests {
                 let shared = (low_bit + width < 64).then(|| 0xA5u64 << (low_bit + width));
                 let mut keys: Vec<u64> = (0..len)
                     .map(|_| {
-                        let value = if next() % 4 == 0 {
+                        let value = if next().is_multiple_of(4) {
                             5
                         } else {
                             next() >> (64 - width)

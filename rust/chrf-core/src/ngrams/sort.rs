@@ -74,8 +74,7 @@ fn sort_keys_inlined<K: Key>(
     low_bit: u32,
 ) -> Result<(), ChrfError> {
     if keys.len() <= WHOLE_SORT_KEYS {
-        keys.sort_unstable();
-        return Ok(());
+        return K::sort_whole(keys, spare);
     }
     let bucket_bits = bucket_bits(keys.len());
     let bucket = |key: K| key.top_bits(bucket_bits) as usize;
