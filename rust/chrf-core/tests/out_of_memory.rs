@@ -95,12 +95,7 @@ fn a_threads_first_segment_without_memory_for_its_buffers_is_an_error() {
 }
 
 #[test]
-fn buffers_given_back_after_a_long_segment_are_replaced_at_once() {
-    // A long segment's buffers are replaced by fresh ones as they are given back, made before
-    // the long ones are freed (segment.rs says why): the next segment, under a limit that would
-    // refuse the fresh tables, needs no large allocation. Where the replacement itself is
-    // refused, the next segment makes its buffers fallibly, as a thread's first segment does
-    // (the test above).
+fn buffers_given_back_after_a_long_segment_are_made_again_fallibly() {
     let settings = chrf_plus_plus();
     let long = "the cat sat on the mat ".repeat(100_000);
     let (long_segment, next_segment) = refusing_from(usize::MAX, || {
@@ -112,8 +107,7 @@ fn buffers_given_back_after_a_long_segment_are_replaced_at_once() {
         )
     });
     assert!(long_segment.is_ok());
-    let expected = segment_statistics("the cat", ["a cat"], &settings);
-    assert_eq!(next_segment, expected);
+    assert!(out_of_memory(&next_segment), "{next_segment:?}");
 }
 
 #[test]
