@@ -80,10 +80,7 @@ fn with_buffers<T>(f: impl FnOnce(&mut Buffers) -> Result<T, ChrfError>) -> Resu
             };
             let result = f(buffers);
             if buffers.held_bytes() > KEPT_BYTES {
-                // The fresh buffers are made before the large ones are freed: the allocator then
-                // keeps the freed memory for the next long segment, rather than handing the top
-                // of its heap back to the system, whose pages that segment would fault in again.
-                *kept = Buffers::new().ok();
+                *kept = None;
             }
             result
         }
