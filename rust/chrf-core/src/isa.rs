@@ -2,7 +2,7 @@
 //! x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, POPCNT, MOVBE), chosen at run time when the processor has
 //! it. The wheel stays portable, and a processor of the last decade runs the second copy, whose
 //! bit scans and shifts take one instruction each. Both copies are compiled from the same source
-//! (see [`two_copies`]) and count the same integers: tests run both.
+//! (see `two_copies!`) and count the same integers: tests run both.
 //!
 //! The copies are the hot functions of the matching, each out of line in both instruction sets
 //! ([`crate::ngrams`]' sorted path, its sort, and the bit-parallel path). Compiling the whole

@@ -52,10 +52,10 @@ pub(super) fn packed_sorted<'k, K: Key>(
 const MAX_BUCKET_BITS: u32 = 18;
 
 crate::isa::two_copies! {
-/// Sorts the keys. Up to [`WHOLE_SORT_KEYS`], in one comparison sort. Beyond, a counting pass on
-/// their top bits (the first unit and, with more windows, part of the next: about two keys per
-/// bucket), then a small comparison sort inside each bucket, which beats one comparison sort of
-/// all keys when units are dense ids and there are many of them. Buckets by the first unit alone
+/// Sorts the keys. Up to [`WHOLE_SORT_KEYS`], in one sort ([`Key::sort_whole`]). Beyond, a
+/// counting pass on their top bits (the first unit and, with more windows, part of the next:
+/// about two keys per bucket), then a small comparison sort inside each bucket, which beats one
+/// comparison sort of all keys when units are dense ids and there are many of them. Buckets by the first unit alone
 /// would grow with the text, and so would their sorts.
 ///
 /// In the copy compiled for x86-64-v3 where the processor has it (see [`crate::isa`]); out of
