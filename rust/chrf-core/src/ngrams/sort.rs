@@ -55,8 +55,8 @@ crate::isa::two_copies! {
 /// Sorts the keys. Up to [`WHOLE_SORT_KEYS`], in one sort ([`Key::sort_whole`]). Beyond, a
 /// counting pass on their top bits (the first unit and, with more windows, part of the next:
 /// about two keys per bucket), then a small comparison sort inside each bucket, which beats one
-/// comparison sort of all keys when units are dense ids and there are many of them. Buckets by the first unit alone
-/// would grow with the text, and so would their sorts.
+/// comparison sort of all keys when units are dense ids and there are many of them. Buckets by
+/// the first unit alone would grow with the text, and so would their sorts.
 ///
 /// In the copy compiled for x86-64-v3 where the processor has it (see [`crate::isa`]); out of
 /// line, in both copies, as inlined into the tally around it, it takes registers from it.
