@@ -62,6 +62,8 @@ mod means;
 mod memory;
 pub mod ngrams;
 pub mod pool;
+#[cfg(test)]
+mod seeded;
 mod segment;
 mod settings;
 mod stats;

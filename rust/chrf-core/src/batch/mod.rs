@@ -20,8 +20,6 @@ mod pairwise;
 mod postings;
 mod scaling;
 #[cfg(test)]
-mod seeded;
-#[cfg(test)]
 mod tests;
 mod utility;
 

@@ -398,7 +398,7 @@ mod tests {
     /// by most samples), texts repeating their n-grams, an empty text, duplicates.
     fn pool(size: usize, seed: u64) -> Vec<String> {
         let sentence = "the cat sat on the mat and the dog sat on the log by the door";
-        let mut next = crate::batch::seeded::below(seed);
+        let mut next = crate::seeded::below(seed);
         let mut texts: Vec<String> = (0..size)
             .map(|_| {
                 let mut words: Vec<String> = sentence.split(' ').map(String::from).collect();

@@ -168,7 +168,7 @@ fn long_orders_pairwise_equals_each_pair_alone() {
 /// empty and blank texts included.
 fn repetitive_texts(count: usize, seed: u64) -> Vec<String> {
     let pieces = ["ab", "aab", "ba ", "abab", "a", " ", "bb a", "ab ab"];
-    let mut next = super::seeded::below(seed);
+    let mut next = crate::seeded::below(seed);
     let mut texts: Vec<String> = (0..count)
         .map(|_| (0..next(7)).map(|_| pieces[next(pieces.len())]).collect())
         .collect();

@@ -233,22 +233,16 @@ mod tests {
     /// forcing the baseline elsewhere in the process could otherwise turn off).
     #[test]
     fn sorts_as_the_standard_sort() {
-        let mut state = 0x6A09_E667_F3BC_C908u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::seeded::below(0x6A09_E667_F3BC_C908);
         let (mut keys, mut spare) = (Vec::new(), Vec::new());
         let lengths = (0..=320).chain([333, 1000, 1024, 4095, 4096]);
         for (case, len) in lengths.enumerate() {
-            let values = [3, 50, u64::MAX][case % 3];
+            let values = [3, 50, usize::MAX][case % 3];
             let unsorted: Vec<u64> = (0..len)
-                .map(|_| match next() % 16 {
+                .map(|_| match next(16) {
                     0 => 0,
                     1 => u64::MAX,
-                    _ => next() % values,
+                    _ => next(values) as u64,
                 })
                 .collect();
             let mut expected = unsorted.clone();

@@ -1,6 +1,6 @@
-//! Test texts' randomness, shared by the batch tests and pairwise.rs's own.
+//! Test data's randomness, shared by the crate's tests.
 
-/// A seeded xorshift generator of numbers below its argument: test texts that are the same on
+/// A seeded xorshift generator of numbers below its argument: test data that is the same on
 /// every run and machine, with no dependency for it.
 pub(crate) fn below(seed: u64) -> impl FnMut(usize) -> usize {
     let mut state = seed;
