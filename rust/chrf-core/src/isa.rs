@@ -11,37 +11,48 @@
 //!
 //! Where the processor also has AVX-512F, a sentence's 64-bit keys are sorted in its registers
 //! (see [`runs_avx512`]); the keys come out the same, in the same order, as from the standard sort.
+//! Where it has AVX-512's population count too, the bit-parallel path counts eight hypothesis
+//! positions at a time (see [`runs_avx512_popcnt`]), to the same integers.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
+/// The levels the choice can take, each with every feature of the one below.
 const UNKNOWN: u8 = 0;
 const BASELINE: u8 = 1;
 const V3: u8 = 2;
 const V3_AVX512: u8 = 3;
+const V3_AVX512_POPCNT: u8 = 4;
 
 /// The choice, made once: an atomic load per call of a copied function afterwards.
 static CHOICE: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+#[inline]
+fn level() -> u8 {
+    match CHOICE.load(Ordering::Relaxed) {
+        UNKNOWN => detect(),
+        level => level,
+    }
+}
 
 /// Whether the matching runs its x86-64-v3 copies: the processor has every feature that copy is
 /// compiled for, and the baseline is not forced (see [`force_baseline`]).
 #[inline]
 pub fn runs_v3() -> bool {
-    match CHOICE.load(Ordering::Relaxed) {
-        V3 | V3_AVX512 => true,
-        BASELINE => false,
-        _ => detect() != BASELINE,
-    }
+    level() >= V3
 }
 
 /// Whether the x86-64-v3 copies also sort in AVX-512 registers: [`runs_v3`], and the processor
 /// has AVX-512F.
 #[inline]
 pub fn runs_avx512() -> bool {
-    match CHOICE.load(Ordering::Relaxed) {
-        V3_AVX512 => true,
-        V3 | BASELINE => false,
-        _ => detect() == V3_AVX512,
-    }
+    level() >= V3_AVX512
+}
+
+/// Whether the x86-64-v3 copies also count bit-parallel matches in AVX-512 registers:
+/// [`runs_avx512`], and the processor has AVX-512's population count of 64-bit lanes.
+#[inline]
+pub fn runs_avx512_popcnt() -> bool {
+    level() >= V3_AVX512_POPCNT
 }
 
 #[cold]
@@ -55,10 +66,15 @@ fn detect() -> u8 {
         && is_x86_feature_detected!("popcnt")
         && is_x86_feature_detected!("movbe");
     #[cfg(target_arch = "x86_64")]
-    let choice = match (has, is_x86_feature_detected!("avx512f")) {
-        (true, true) => V3_AVX512,
-        (true, false) => V3,
-        (false, _) => BASELINE,
+    let choice = match (
+        has,
+        is_x86_feature_detected!("avx512f"),
+        is_x86_feature_detected!("avx512vpopcntdq"),
+    ) {
+        (true, true, true) => V3_AVX512_POPCNT,
+        (true, true, false) => V3_AVX512,
+        (true, false, _) => V3,
+        (false, ..) => BASELINE,
     };
     #[cfg(not(target_arch = "x86_64"))]
     let choice = BASELINE;
@@ -69,7 +85,7 @@ fn detect() -> u8 {
     }
 }
 
-/// Runs the matching in its baseline copies (without the AVX-512 sort) from now on (`true`), or
+/// Runs the matching in its baseline copies (without AVX-512) from now on (`true`), or
 /// lets the processor choose again (`false`): for the tests that hold both copies to the same
 /// results, and for anyone ruling the second copy out. `CHRF_BASELINE_ISA` set in the
 /// environment at the first match does the same for the whole process.

@@ -18,6 +18,8 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOrAssign, Shl, Sub};
 
+mod vector;
+
 /// The longest text, in units, this path takes.
 pub const MAX_BITS_LEN: usize = u128::BITS as usize;
 
@@ -26,10 +28,10 @@ pub const MAX_BITS_LEN: usize = u128::BITS as usize;
 const MAX_ALPHABET: usize = 2 * MAX_BITS_LEN;
 
 /// Per unit, the positions of each text holding it, in words of 64 or 128 bits.
-#[derive(Default)]
 pub struct PositionBits {
     narrow: Tables<u64>,
     wide: Tables<u128>,
+    by_position: Box<vector::ByPosition>,
 }
 
 /// Per side, a word of position bits and a count per unit; zeros between calls.
@@ -47,12 +49,23 @@ impl<B: Word> Default for Tables<B> {
     }
 }
 
+impl Default for PositionBits {
+    fn default() -> Self {
+        Self {
+            narrow: Tables::default(),
+            wide: Tables::default(),
+            by_position: vector::by_position(),
+        }
+    }
+}
+
 impl PositionBits {
     /// The bytes of the fixed tables.
     pub fn held_bytes(&self) -> usize {
         size_of::<[[u64; MAX_ALPHABET]; 2]>()
             + size_of::<[[u128; MAX_ALPHABET]; 2]>()
             + 2 * size_of::<[[u32; MAX_ALPHABET]; 2]>()
+            + size_of::<vector::ByPosition>()
     }
 
     /// Adds the clipped matches of every order to `matches` (see [`super::add_clipped_matches`])
@@ -71,9 +84,21 @@ impl PositionBits {
         // `fill` and of the sum then see a few lengths, not one per alphabet, and predict them.
         let alphabet = alphabet.next_multiple_of(32).min(MAX_ALPHABET);
         if texts.iter().all(|text| text.len() <= u64::BITS as usize) {
-            add(&mut self.narrow, texts, alphabet, matches);
+            add(
+                &mut self.narrow,
+                &mut self.by_position,
+                texts,
+                alphabet,
+                matches,
+            );
         } else {
-            add(&mut self.wide, texts, alphabet, matches);
+            add(
+                &mut self.wide,
+                &mut self.by_position,
+                texts,
+                alphabet,
+                matches,
+            );
         }
         true
     }
@@ -84,6 +109,7 @@ crate::isa::two_copies! {
     /// [`crate::isa`]).
     fn add[B: Word](
         tables: &mut Tables<B>,
+        by_position: &mut vector::ByPosition,
         texts: [&[u32]; 2],
         alphabet: usize,
         matches: &mut [u64],
@@ -96,8 +122,12 @@ trait Word:
 {
     const ZERO: Self;
     const ONE: Self;
+    /// Whether the word is wider than 64 bits.
+    const WIDE: bool;
     fn below(self) -> Self;
     fn ones(self) -> u32;
+    /// The low 64 bits and the high.
+    fn halves(self) -> [u64; 2];
 }
 
 macro_rules! word {
@@ -105,12 +135,17 @@ macro_rules! word {
         impl Word for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
+            const WIDE: bool = Self::BITS > u64::BITS;
             /// The bits below the lowest set bit of `self`, which is one bit.
             fn below(self) -> Self {
                 Sub::sub(self, 1)
             }
             fn ones(self) -> u32 {
                 self.count_ones()
+            }
+            fn halves(self) -> [u64; 2] {
+                let wide = u128::from(self);
+                [wide as u64, (wide >> 64) as u64]
             }
         }
     };
@@ -121,6 +156,7 @@ word!(u128);
 #[inline(always)]
 fn add_inlined<B: Word>(
     tables: &mut Tables<B>,
+    by_position: &mut vector::ByPosition,
     [hyp, reference]: [&[u32]; 2],
     alphabet: usize,
     matches: &mut [u64],
@@ -140,9 +176,9 @@ fn add_inlined<B: Word>(
         // chrF's 6 character orders and chrF++'s 2 word orders take windows of a length known
         // at compile time (all but the last starts), which the compiler unrolls.
         let (start, end) = if let Ok(higher) = <&mut [u64; 5]>::try_from(&mut *higher) {
-            walk_windows::<B, 6, 5>(hyp, tables, higher, counted)
+            walk_windows::<B, 6, 5>(hyp, tables, by_position, higher, counted)
         } else if let Ok(higher) = <&mut [u64; 1]>::try_from(&mut *higher) {
-            walk_windows::<B, 2, 1>(hyp, tables, higher, counted)
+            walk_windows::<B, 2, 1>(hyp, tables, by_position, higher, counted)
         } else {
             (0, B::ONE)
         };
@@ -162,15 +198,21 @@ fn add_inlined<B: Word>(
 }
 
 /// [`walk`] (or with `counted`, [`count_window`]) from every start with a whole window of
-/// `WINDOW` (= `HIGHER` + 1) units after it; returns the first start left, and its bit.
+/// `WINDOW` (= `HIGHER` + 1) units after it; returns the first start left, and its bit. Where the
+/// processor has AVX-512's population count, every start is counted in its registers instead
+/// ([`vector`]).
 #[inline(always)]
 fn walk_windows<B: Word, const WINDOW: usize, const HIGHER: usize>(
     hyp: &[u32],
     tables: &[[B; MAX_ALPHABET]; 2],
+    by_position: &mut vector::ByPosition,
     higher: &mut [u64; HIGHER],
     counted: bool,
 ) -> (usize, B) {
     const { assert!(WINDOW == HIGHER + 1) };
+    if vector::add_starts(hyp, tables, by_position, higher) {
+        return (hyp.len(), B::ONE);
+    }
     let (mut start, mut end) = (0, B::ONE);
     // Counted in a local array, which the loop addresses from the stack pointer.
     let mut found = [0u64; HIGHER];
