@@ -14,6 +14,8 @@ use crate::pool::{poll, Interrupt, POLL_UNITS};
 use crate::text::{for_each_code_point_in, for_each_word, Script};
 use crate::ChrfError;
 
+mod vector;
+
 /// Small ids for the code points of one segment, in order of first appearance (whitespace left
 /// out of the units takes ids too, see [`CharIds::write_ids`]). In a segment whose first text is
 /// in an alphabet, an ASCII code point is its own id and others take ids from 128: most of
@@ -60,20 +62,29 @@ impl CharIds {
 
     /// Writes the id of each of `text`'s units (see [`for_each_char_unit`]) into `out`, which
     /// has room for them all; returns their number. The whitespace rule is a type parameter so
-    /// that the loop does not test it per code point.
+    /// that the loop does not test it per code point. With ASCII as its own ids, the processor's
+    /// AVX-512 registers decode the text where it has them ([`vector`]).
     pub(crate) fn write_ids<const WITH_WHITESPACE: bool>(
         &mut self,
         text: &str,
         out: &mut [u32],
     ) -> usize {
-        let script = Script::of(text);
+        let mut script = None;
         if std::mem::take(&mut self.fresh) {
             // In text of an alphabet, ASCII is most code points, and then costs no lookup. In
             // CJK text, ids counted from 0 keep more sentences' ids below 256 (see
             // [`crate::ngrams`]).
-            self.own_ids = if script == Script::Other { 0 } else { ASCII };
+            let first = Script::of(text);
+            self.own_ids = if first == Script::Other { 0 } else { ASCII };
             self.next = self.own_ids;
+            script = Some(first);
         }
+        if self.own_ids == ASCII {
+            if let Some(written) = vector::write_ids::<WITH_WHITESPACE>(self, text, out) {
+                return written;
+            }
+        }
+        let script = script.unwrap_or_else(|| Script::of(text));
         if self.own_ids == ASCII {
             self.write_each::<WITH_WHITESPACE, true>(script, text, out)
         } else {

@@ -9,8 +9,10 @@
 //! segment path in one copy, everything inlined into it, costs more in either instruction set
 //! than it saves (benches/NOTES.md).
 //!
-//! Where the processor also has AVX-512F, a sentence's 64-bit keys are sorted in its registers
-//! (see [`runs_avx512`]); the keys come out the same, in the same order, as from the standard sort.
+//! Where the processor also has AVX-512F and BW, a sentence's 64-bit keys are sorted in its
+//! registers, and text of an alphabet is decoded 64 bytes at a time (see [`runs_avx512`]): the
+//! keys come out the same, in the same order, as from the standard sort, and the ids tell the
+//! same code points apart.
 //! Where it has AVX-512's population count too, the bit-parallel path counts eight hypothesis
 //! positions at a time (see [`runs_avx512_popcnt`]), to the same integers.
 
@@ -41,8 +43,8 @@ pub fn runs_v3() -> bool {
     level() >= V3
 }
 
-/// Whether the x86-64-v3 copies also sort in AVX-512 registers: [`runs_v3`], and the processor
-/// has AVX-512F.
+/// Whether the x86-64-v3 copies also sort and decode in AVX-512 registers: [`runs_v3`], and the
+/// processor has AVX-512F and BW.
 #[inline]
 pub fn runs_avx512() -> bool {
     level() >= V3_AVX512
@@ -68,7 +70,7 @@ fn detect() -> u8 {
     #[cfg(target_arch = "x86_64")]
     let choice = match (
         has,
-        is_x86_feature_detected!("avx512f"),
+        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw"),
         is_x86_feature_detected!("avx512vpopcntdq"),
     ) {
         (true, true, true) => V3_AVX512_POPCNT,

@@ -1,0 +1,255 @@
+//! [`CharIds::write_ids`] with ASCII as its own ids, 64 bytes at a time in AVX-512 registers,
+//! where the processor has AVX-512F and BW (see [`crate::isa::runs_avx512`]).
+//!
+//! A block's code points of one and two bytes are decoded in every lane at once; continuation
+//! bytes, and whitespace unless it is kept, are compressed away; the code points are stored as
+//! ids, ASCII's being themselves, and only the others are then given theirs from the table, one
+//! by one. Where the scalar loop branches on each code point's length and on ASCII, and
+//! mispredicts at every change between scripts, this has no branch on a code point. A block
+//! holding a code point of three or four bytes is left to the scalar loop. Whitespace left out
+//! takes no id here, so later ids may be one or two below the scalar loop's: ids only tell code
+//! points apart, and tell them apart the same.
+
+use super::CharIds;
+
+/// Writes the ids of `text`'s units into `out` as [`CharIds::write_each`] does with ASCII as its
+/// own ids, and returns their number, where the processor has what this takes; else returns
+/// `None`, having written nothing.
+pub(super) fn write_ids<const WITH_WHITESPACE: bool>(
+    ids: &mut CharIds,
+    text: &str,
+    out: &mut [u32],
+) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::isa::runs_avx512() {
+        // SAFETY: `runs_avx512()` is true only where the processor has AVX-512F and BW.
+        #[allow(unsafe_code)]
+        return Some(unsafe { avx512::write_ids::<WITH_WHITESPACE>(ids, text, out) });
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (ids, text, out);
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::CharIds;
+    use crate::text::Script;
+    use std::arch::x86_64::{
+        __m512i, _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_cmpge_epu32_mask,
+        _mm512_cmpge_epu8_mask, _mm512_cmple_epu8_mask, _mm512_cvtepu8_epi32,
+        _mm512_extracti32x4_epi32, _mm512_mask_mov_epi32, _mm512_mask_storeu_epi32,
+        _mm512_maskz_compress_epi32, _mm512_maskz_loadu_epi8, _mm512_or_si512, _mm512_set1_epi32,
+        _mm512_set1_epi8, _mm512_slli_epi32, _mm512_sub_epi8,
+    };
+
+    /// The bytes a block holds: one to a lane of a register.
+    const BLOCK: usize = 64;
+    /// The code points of a group: one to a 32-bit lane.
+    const GROUP: usize = 16;
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn write_ids<const WITH_WHITESPACE: bool>(
+        ids: &mut CharIds,
+        text: &str,
+        out: &mut [u32],
+    ) -> usize {
+        let (mut at, mut written) = (0, 0);
+        while let Some(rest) = text.as_bytes().get(at..).filter(|rest| !rest.is_empty()) {
+            let block = Block::load(rest);
+            let Some(out) = out.get_mut(written..) else {
+                break;
+            };
+            if let Some((len, units)) = block.units::<WITH_WHITESPACE>() {
+                written += block.write(ids, units, out);
+                at += len;
+            } else {
+                // The block's end, or the first char boundary after it.
+                let end = (at + BLOCK..text.len())
+                    .find(|&end| text.is_char_boundary(end))
+                    .unwrap_or(text.len());
+                let Some(part) = text.get(at..end) else {
+                    break;
+                };
+                written += ids.write_each::<WITH_WHITESPACE, true>(Script::Alphabet, part, out);
+                at = end;
+            }
+        }
+        written
+    }
+
+    /// The next 64 bytes of a text, from a char boundary, and the bytes one after each.
+    struct Block {
+        bytes: __m512i,
+        next: __m512i,
+        /// The lanes inside the text.
+        inside: u64,
+    }
+
+    impl Block {
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn load(rest: &[u8]) -> Self {
+            let next = rest.get(1..).unwrap_or_default();
+            let lanes = |len: usize| u64::MAX.checked_shr((BLOCK - len.min(BLOCK)) as u32);
+            let inside = lanes(rest.len()).unwrap_or(0);
+            // SAFETY: a masked load reads only its lanes, here the bytes of the slice.
+            #[allow(unsafe_code)]
+            unsafe {
+                Self {
+                    bytes: _mm512_maskz_loadu_epi8(inside, rest.as_ptr().cast()),
+                    next: _mm512_maskz_loadu_epi8(
+                        lanes(next.len()).unwrap_or(0),
+                        next.as_ptr().cast(),
+                    ),
+                    inside,
+                }
+            }
+        }
+
+        /// The bytes the block decodes (all but a last lead byte, whose code point ends in the
+        /// next block) and the lanes of the units among them, each at its first byte; `None` for
+        /// a block with a code point of three or four bytes.
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn units<const WITH_WHITESPACE: bool>(&self) -> Option<(usize, u64)> {
+            let at_least =
+                |byte: u8| _mm512_cmpge_epu8_mask(self.bytes, _mm512_set1_epi8(byte as i8));
+            if at_least(0xE0) & self.inside != 0 {
+                return None;
+            }
+            let leads = at_least(0xC0) & self.inside;
+            let cut = u64::from(leads >> (BLOCK - 1) == 1);
+            let decoded = self.inside & !(cut << (BLOCK - 1));
+            let continuations = at_least(0x80) & !leads;
+            let mut units = decoded & !continuations;
+            if !WITH_WHITESPACE {
+                units &= !self.whitespace();
+            }
+            Some((decoded.count_ones() as usize, units))
+        }
+
+        /// The lanes of whitespace code points (see [`crate::text::is_python_whitespace`]): of
+        /// ASCII, 0x09-0x0D and 0x1C-0x20; of two bytes, U+0085 and U+00A0 (C2 85, C2 A0).
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn whitespace(&self) -> u64 {
+            let within = |from: u8, to: u8| {
+                let above = _mm512_sub_epi8(self.bytes, _mm512_set1_epi8(from as i8));
+                _mm512_cmple_epu8_mask(above, _mm512_set1_epi8((to - from) as i8))
+            };
+            let is = |bytes: __m512i, byte: u8| {
+                _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(byte as i8))
+            };
+            within(0x09, 0x0D)
+                | within(0x1C, 0x20)
+                | is(self.bytes, 0xC2) & (is(self.next, 0x85) | is(self.next, 0xA0))
+        }
+
+        /// Writes the ids of the code points at `units` into `out`; returns their number.
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn write(&self, ids: &mut CharIds, units: u64, out: &mut [u32]) -> usize {
+            let leads = _mm512_cmpge_epu8_mask(self.bytes, _mm512_set1_epi8(0xC0_u8 as i8));
+            let quarters = |bytes: __m512i| {
+                [
+                    _mm512_extracti32x4_epi32::<0>(bytes),
+                    _mm512_extracti32x4_epi32::<1>(bytes),
+                    _mm512_extracti32x4_epi32::<2>(bytes),
+                    _mm512_extracti32x4_epi32::<3>(bytes),
+                ]
+            };
+            let mut written = 0;
+            for (group, (bytes, next)) in quarters(self.bytes)
+                .into_iter()
+                .zip(quarters(self.next))
+                .enumerate()
+            {
+                let shift = GROUP * group;
+                let (bytes, next) = (_mm512_cvtepu8_epi32(bytes), _mm512_cvtepu8_epi32(next));
+                // A lead's code point: its low 5 bits, then the next byte's low 6.
+                let low = |v: __m512i, bits: i32| _mm512_and_si512(v, _mm512_set1_epi32(bits));
+                let two =
+                    _mm512_or_si512(_mm512_slli_epi32::<6>(low(bytes, 0x1F)), low(next, 0x3F));
+                let code_points = _mm512_mask_mov_epi32(bytes, (leads >> shift) as u16, two);
+                let kept = (units >> shift) as u16;
+                let count = kept.count_ones() as usize;
+                let Some(out) = out.get_mut(written..written + count) else {
+                    break;
+                };
+                let packed = _mm512_maskz_compress_epi32(kept, code_points);
+                let filled = ((1_u32 << count) - 1) as u16;
+                // SAFETY: the store writes the `count` lanes of `filled`, the slice's length.
+                #[allow(unsafe_code)]
+                unsafe {
+                    _mm512_mask_storeu_epi32(out.as_mut_ptr().cast(), filled, packed);
+                }
+                let mut past_ascii =
+                    _mm512_cmpge_epu32_mask(packed, _mm512_set1_epi32(0x80)) & filled;
+                while past_ascii != 0 {
+                    if let Some(slot) = out.get_mut(past_ascii.trailing_zeros() as usize) {
+                        *slot = ids.id(*slot);
+                    }
+                    past_ascii &= past_ascii - 1;
+                }
+                written += count;
+            }
+            written
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::super::ASCII;
+    use super::*;
+    use crate::text::for_each_char_unit;
+    use std::collections::HashMap;
+
+    /// Seeded texts of ASCII, whitespace of one and two bytes, code points of two, three and four
+    /// bytes, in runs that cross the blocks' ends at every byte: the ids written in registers
+    /// name the units of [`for_each_char_unit`] one to one, ASCII's being themselves, with
+    /// whitespace left out or kept.
+    #[test]
+    fn ids_name_the_units_one_to_one() {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            let pieces = [
+                "a", "Zq", "7", ",", " ", "\t", "\n", "\u{0B}", "\u{1C}", "\u{1F}", "\u{85}",
+                "\u{A0}", "é", "жи", "ß", "\u{80}", "\u{7FF}", "„", "—", "中", "😀", "\u{2028}",
+                "\u{3000}", "\u{1680}",
+            ];
+            let mut next = crate::seeded::below(0x3C6E_F372_FE94_F82B);
+            let mut out = Vec::new();
+            for case in 0..4000 {
+                // Few kinds of pieces make long runs of one script, many make mixtures.
+                let kinds = [1, 2, 3, 13, pieces.len()][case % 5];
+                let first = next(pieces.len() - kinds + 1);
+                let text: String = (0..next(300))
+                    .map(|_| pieces[first + next(kinds)])
+                    .collect();
+                for with_whitespace in [false, true] {
+                    let mut ids = CharIds::new().unwrap();
+                    (ids.fresh, ids.own_ids, ids.next) = (false, ASCII, ASCII);
+                    out.clear();
+                    out.resize(text.len(), u32::MAX);
+                    // SAFETY: the processor has AVX-512F and BW.
+                    #[allow(unsafe_code)]
+                    let written = unsafe {
+                        if with_whitespace {
+                            avx512::write_ids::<true>(&mut ids, &text, &mut out)
+                        } else {
+                            avx512::write_ids::<false>(&mut ids, &text, &mut out)
+                        }
+                    };
+                    let mut units = Vec::new();
+                    for_each_char_unit(&text, with_whitespace, |unit| units.push(unit));
+                    assert_eq!(written, units.len(), "{text:?}");
+                    let (mut unit_of, mut id_of) = (HashMap::new(), HashMap::new());
+                    for (&id, &unit) in out.iter().zip(&units) {
+                        assert_eq!(*unit_of.entry(id).or_insert(unit), unit, "{text:?}");
+                        assert_eq!(*id_of.entry(unit).or_insert(id), id, "{text:?}");
+                        assert!(unit >= ASCII || id == unit, "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+}
