@@ -17,18 +17,18 @@ use crate::ChrfError;
 mod vector;
 
 /// Small ids for the code points of one segment, in order of first appearance (whitespace left
-/// out of the units takes ids too, see [`CharIds::write_ids`]). In a segment whose first text is
+/// out of the units may take ids too, see [`CharIds::write_ids`]). In a segment whose first text is
 /// in an alphabet, an ASCII code point is its own id and others take ids from 128: most of
 /// such text is ASCII, whose ids then cost a test, and most sentences' ids stay below 256, as
 /// the bit-parallel matching needs (see [`crate::ngrams`]). Its tables are
 /// bounded by the number of code points, not by the input, yet large enough (hundreds of KiB,
 /// tens of MiB for every astral code point) that they are allocated fallibly.
 pub(crate) struct CharIds {
-    /// Id plus one of every BMP code point seen since the last clear; 0 for unseen.
+    /// Per BMP code point, the generation it was last seen in and its id then (see [`Stamp`]):
+    /// the ids of earlier generations are stale, so that a clear writes nothing.
     bmp: Box<[u32; BMP]>,
-    /// The BMP code points seen since the last clear, each once: `seen_len` of them.
-    seen: Box<[u16; BMP]>,
-    seen_len: usize,
+    /// The generation of the ids given since the last clear: never 0, which fresh slots hold.
+    generation: u32,
     astral: FxHashMap<u32, u32>,
     /// Whether `astral` could not grow while ids were written: the ids are then void.
     astral_refused: bool,
@@ -46,12 +46,22 @@ const ASCII: u32 = 0x80;
 /// The code points of the Basic Multilingual Plane.
 const BMP: usize = 0x10000;
 
+/// A slot of [`CharIds`]' table: a generation in the high bits, an id in the low
+/// [`Stamp::ID_BITS`], enough for every code point Unicode has.
+struct Stamp;
+
+impl Stamp {
+    const ID_BITS: u32 = 21;
+    const IDS: u32 = (1 << Self::ID_BITS) - 1;
+    /// Generations wrap to 1 here, the table zeroed once.
+    const GENERATIONS: u32 = 1 << (u32::BITS - Self::ID_BITS);
+}
+
 impl CharIds {
     pub(crate) fn new() -> Result<Self, ChrfError> {
         Ok(Self {
             bmp: boxed_array(0)?,
-            seen: boxed_array(0)?,
-            seen_len: 0,
+            generation: 1,
             astral: FxHashMap::default(),
             astral_refused: false,
             own_ids: 0,
@@ -128,7 +138,7 @@ impl CharIds {
         Ok(())
     }
 
-    /// A BMP code point's first sight in the segment costs a few stores in the loop; astral
+    /// A BMP code point's first sight in the generation costs nothing more in the loop; astral
     /// code points take a hash map out of line.
     #[inline(always)]
     fn id(&mut self, code_point: u32) -> u32 {
@@ -137,14 +147,11 @@ impl CharIds {
         };
         // Without a branch: whether a code point is new varies from one to the next, and a
         // mispredicted branch costs more than the store made for every code point.
-        let new = u32::from(*slot == 0);
-        // Each BMP code point a str can hold (not the 2,048 surrogates) is seen once between
-        // clears: `seen` has room for them all, and for the store made after the last.
-        self.seen[self.seen_len % BMP] = code_point as u16;
-        self.seen_len += new as usize;
-        self.next += new;
-        *slot |= self.next & new.wrapping_neg();
-        *slot - 1
+        let seen = *slot >> Stamp::ID_BITS == self.generation;
+        let id = if seen { *slot & Stamp::IDS } else { self.next };
+        self.next += u32::from(!seen);
+        *slot = self.generation << Stamp::ID_BITS | id;
+        id
     }
 
     #[cold]
@@ -175,10 +182,11 @@ impl CharIds {
     }
 
     pub(crate) fn clear(&mut self) {
-        for &code_point in &self.seen[..self.seen_len.min(BMP)] {
-            self.bmp[usize::from(code_point)] = 0;
+        self.generation += 1;
+        if self.generation == Stamp::GENERATIONS {
+            self.bmp.fill(0);
+            self.generation = 1;
         }
-        self.seen_len = 0;
         self.astral.clear();
         self.astral_refused = false;
         self.fresh = true;
@@ -627,6 +635,30 @@ mod tests {
             assert_eq!(ids_of(&mut ids, "ba", &mut out), [98, 97]);
             ids.clear();
         }
+    }
+
+    #[test]
+    fn char_ids_of_every_generation_are_their_own() {
+        let mut ids = CharIds::new().unwrap();
+        let mut out = vec![0; 16];
+        // Segments alternate the order of first sight, so that an id read from an earlier
+        // generation is wrong; past the last generation, they start again from the first.
+        for segment in 0..2 * Stamp::GENERATIONS + 3 {
+            let (text, expected) = if segment % 2 == 0 {
+                ("x\u{E9}\u{E8}\u{E9}", [120, 128, 129, 128])
+            } else {
+                ("\u{E8}\u{E9}x\u{E8}", [128, 129, 120, 128])
+            };
+            assert_eq!(ids_of(&mut ids, text, &mut out), expected, "{segment}");
+            ids.clear();
+        }
+        // A code point seen in one generation alone is new again when that generation comes
+        // back.
+        assert_eq!(ids_of(&mut ids, "\u{E9}\u{F1}", &mut out), [128, 129]);
+        for _ in 0..Stamp::GENERATIONS - 1 {
+            ids.clear();
+        }
+        assert_eq!(ids_of(&mut ids, "x\u{F1}", &mut out), [120, 128]);
     }
 
     fn ids_of(ids: &mut CharIds, text: &str, out: &mut [u32]) -> Vec<u32> {
