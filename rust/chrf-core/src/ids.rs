@@ -90,7 +90,7 @@ impl CharIds {
             script = Some(first);
         }
         if self.own_ids == ASCII {
-            if let Some(written) = vector::write_ids::<WITH_WHITESPACE>(self, text, out) {
+            if let Some(written) = vector::write_ids::<_, WITH_WHITESPACE>(self, text, out) {
                 return written;
             }
         }
@@ -191,6 +191,17 @@ impl CharIds {
         self.astral_refused = false;
         self.fresh = true;
         self.next = 0;
+    }
+}
+
+impl vector::Table for CharIds {
+    #[inline(always)]
+    fn id_past_ascii(&mut self, code_point: u32) -> u32 {
+        self.id(code_point)
+    }
+
+    fn write_scalar<const WITH_WHITESPACE: bool>(&mut self, part: &str, out: &mut [u32]) -> usize {
+        self.write_each::<WITH_WHITESPACE, true>(Script::Alphabet, part, out)
     }
 }
 
@@ -659,6 +670,58 @@ mod tests {
             ids.clear();
         }
         assert_eq!(ids_of(&mut ids, "x\u{F1}", &mut out), [120, 128]);
+    }
+
+    /// Seeded texts of ASCII, whitespace of one and two bytes, code points of two, three and four
+    /// bytes, in runs that cross the blocks' ends at every byte: the ids written in registers
+    /// name the units of [`crate::text::for_each_char_unit`] one to one, ASCII's being themselves, with
+    /// whitespace left out or kept.
+    #[test]
+    fn char_ids_in_registers_name_the_units_one_to_one() {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            let pieces = [
+                "a", "Zq", "7", ",", " ", "\t", "\n", "\u{0B}", "\u{1C}", "\u{1F}", "\u{85}",
+                "\u{A0}", "é", "жи", "ß", "\u{80}", "\u{7FF}", "„", "—", "中", "😀", "\u{2028}",
+                "\u{3000}", "\u{1680}",
+            ];
+            let mut next = crate::seeded::below(0x3C6E_F372_FE94_F82B);
+            let mut out = Vec::new();
+            for case in 0..4000 {
+                // Few kinds of pieces make long runs of one script, many make mixtures.
+                let kinds = [1, 2, 3, 13, pieces.len()][case % 5];
+                let first = next(pieces.len() - kinds + 1);
+                let text: String = (0..next(300))
+                    .map(|_| pieces[first + next(kinds)])
+                    .collect();
+                for with_whitespace in [false, true] {
+                    let mut ids = CharIds::new().unwrap();
+                    (ids.fresh, ids.own_ids, ids.next) = (false, ASCII, ASCII);
+                    out.clear();
+                    out.resize(text.len(), u32::MAX);
+                    // SAFETY: the processor has AVX-512F and BW.
+                    #[allow(unsafe_code)]
+                    let written = unsafe {
+                        if with_whitespace {
+                            vector::avx512::write_ids::<_, true>(&mut ids, &text, &mut out)
+                        } else {
+                            vector::avx512::write_ids::<_, false>(&mut ids, &text, &mut out)
+                        }
+                    };
+                    let mut units = Vec::new();
+                    crate::text::for_each_char_unit(&text, with_whitespace, |unit| {
+                        units.push(unit)
+                    });
+                    assert_eq!(written, units.len(), "{text:?}");
+                    let (mut unit_of, mut id_of) = (HashMap::new(), HashMap::new());
+                    for (&id, &unit) in out.iter().zip(&units) {
+                        assert_eq!(*unit_of.entry(id).or_insert(unit), unit, "{text:?}");
+                        assert_eq!(*id_of.entry(unit).or_insert(id), id, "{text:?}");
+                        assert!(unit >= ASCII || id == unit, "{text:?}");
+                    }
+                }
+            }
+        }
     }
 
     fn ids_of(ids: &mut CharIds, text: &str, out: &mut [u32]) -> Vec<u32> {

@@ -1,22 +1,29 @@
-//! [`CharIds::write_ids`] with ASCII as its own ids, 64 bytes at a time in AVX-512 registers,
-//! where the processor has AVX-512F and BW (see [`crate::isa::runs_avx512`]).
+//! Char ids with ASCII as its own ids, 64 bytes at a time in AVX-512 registers, where the
+//! processor has AVX-512F and BW (see [`crate::isa::runs_avx512`]).
 //!
 //! A block's code points of one and two bytes are decoded in every lane at once; continuation
 //! bytes, and whitespace unless it is kept, are compressed away; the code points are stored as
-//! ids, ASCII's being themselves, and only the others are then given theirs from the table, one
+//! ids, ASCII's being themselves, and only the others are then given theirs by the table, one
 //! by one. Where the scalar loop branches on each code point's length and on ASCII, and
 //! mispredicts at every change between scripts, this has no branch on a code point. A block
 //! holding a code point of three or four bytes is left to the scalar loop. Whitespace left out
 //! takes no id here, so later ids may be one or two below the scalar loop's: ids only tell code
 //! points apart, and tell them apart the same.
 
-use super::CharIds;
+/// What the blocks ask of the table they write ids from.
+pub(super) trait Table {
+    /// The id of a code point past ASCII.
+    fn id_past_ascii(&mut self, code_point: u32) -> u32;
+    /// Writes the ids of a part of the text with the scalar loop, as the blocks would; returns
+    /// their number.
+    fn write_scalar<const WITH_WHITESPACE: bool>(&mut self, part: &str, out: &mut [u32]) -> usize;
+}
 
-/// Writes the ids of `text`'s units into `out` as [`CharIds::write_each`] does with ASCII as its
-/// own ids, and returns their number, where the processor has what this takes; else returns
-/// `None`, having written nothing.
-pub(super) fn write_ids<const WITH_WHITESPACE: bool>(
-    ids: &mut CharIds,
+/// Writes the id of each of `text`'s units (see [`crate::text::for_each_char_unit`]) into `out`,
+/// which has room for them all, with ASCII as its own ids, and returns their number, where the
+/// processor has what this takes; else returns `None`, having written nothing.
+pub(super) fn write_ids<T: Table, const WITH_WHITESPACE: bool>(
+    table: &mut T,
     text: &str,
     out: &mut [u32],
 ) -> Option<usize> {
@@ -24,17 +31,16 @@ pub(super) fn write_ids<const WITH_WHITESPACE: bool>(
     if crate::isa::runs_avx512() {
         // SAFETY: `runs_avx512()` is true only where the processor has AVX-512F and BW.
         #[allow(unsafe_code)]
-        return Some(unsafe { avx512::write_ids::<WITH_WHITESPACE>(ids, text, out) });
+        return Some(unsafe { avx512::write_ids::<T, WITH_WHITESPACE>(table, text, out) });
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (ids, text, out);
+    let _ = (table, text, out);
     None
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::CharIds;
-    use crate::text::Script;
+pub(super) mod avx512 {
+    use super::Table;
     use std::arch::x86_64::{
         __m512i, _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_cmpge_epu32_mask,
         _mm512_cmpge_epu8_mask, _mm512_cmple_epu8_mask, _mm512_cvtepu8_epi32,
@@ -49,8 +55,8 @@ mod avx512 {
     const GROUP: usize = 16;
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn write_ids<const WITH_WHITESPACE: bool>(
-        ids: &mut CharIds,
+    pub(crate) fn write_ids<T: Table, const WITH_WHITESPACE: bool>(
+        table: &mut T,
         text: &str,
         out: &mut [u32],
     ) -> usize {
@@ -61,7 +67,7 @@ mod avx512 {
                 break;
             };
             if let Some((len, units)) = block.units::<WITH_WHITESPACE>() {
-                written += block.write(ids, units, out);
+                written += block.write(table, units, out);
                 at += len;
             } else {
                 // The block's end, or the first char boundary after it.
@@ -71,7 +77,7 @@ mod avx512 {
                 let Some(part) = text.get(at..end) else {
                     break;
                 };
-                written += ids.write_each::<WITH_WHITESPACE, true>(Script::Alphabet, part, out);
+                written += table.write_scalar::<WITH_WHITESPACE>(part, out);
                 at = end;
             }
         }
@@ -145,7 +151,7 @@ mod avx512 {
 
         /// Writes the ids of the code points at `units` into `out`; returns their number.
         #[target_feature(enable = "avx512f,avx512bw")]
-        fn write(&self, ids: &mut CharIds, units: u64, out: &mut [u32]) -> usize {
+        fn write<T: Table>(&self, table: &mut T, units: u64, out: &mut [u32]) -> usize {
             let leads = _mm512_cmpge_epu8_mask(self.bytes, _mm512_set1_epi8(0xC0_u8 as i8));
             let quarters = |bytes: __m512i| {
                 [
@@ -184,72 +190,13 @@ mod avx512 {
                     _mm512_cmpge_epu32_mask(packed, _mm512_set1_epi32(0x80)) & filled;
                 while past_ascii != 0 {
                     if let Some(slot) = out.get_mut(past_ascii.trailing_zeros() as usize) {
-                        *slot = ids.id(*slot);
+                        *slot = table.id_past_ascii(*slot);
                     }
                     past_ascii &= past_ascii - 1;
                 }
                 written += count;
             }
             written
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::super::ASCII;
-    use super::*;
-    use crate::text::for_each_char_unit;
-    use std::collections::HashMap;
-
-    /// Seeded texts of ASCII, whitespace of one and two bytes, code points of two, three and four
-    /// bytes, in runs that cross the blocks' ends at every byte: the ids written in registers
-    /// name the units of [`for_each_char_unit`] one to one, ASCII's being themselves, with
-    /// whitespace left out or kept.
-    #[test]
-    fn ids_name_the_units_one_to_one() {
-        #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-            let pieces = [
-                "a", "Zq", "7", ",", " ", "\t", "\n", "\u{0B}", "\u{1C}", "\u{1F}", "\u{85}",
-                "\u{A0}", "é", "жи", "ß", "\u{80}", "\u{7FF}", "„", "—", "中", "😀", "\u{2028}",
-                "\u{3000}", "\u{1680}",
-            ];
-            let mut next = crate::seeded::below(0x3C6E_F372_FE94_F82B);
-            let mut out = Vec::new();
-            for case in 0..4000 {
-                // Few kinds of pieces make long runs of one script, many make mixtures.
-                let kinds = [1, 2, 3, 13, pieces.len()][case % 5];
-                let first = next(pieces.len() - kinds + 1);
-                let text: String = (0..next(300))
-                    .map(|_| pieces[first + next(kinds)])
-                    .collect();
-                for with_whitespace in [false, true] {
-                    let mut ids = CharIds::new().unwrap();
-                    (ids.fresh, ids.own_ids, ids.next) = (false, ASCII, ASCII);
-                    out.clear();
-                    out.resize(text.len(), u32::MAX);
-                    // SAFETY: the processor has AVX-512F and BW.
-                    #[allow(unsafe_code)]
-                    let written = unsafe {
-                        if with_whitespace {
-                            avx512::write_ids::<true>(&mut ids, &text, &mut out)
-                        } else {
-                            avx512::write_ids::<false>(&mut ids, &text, &mut out)
-                        }
-                    };
-                    let mut units = Vec::new();
-                    for_each_char_unit(&text, with_whitespace, |unit| units.push(unit));
-                    assert_eq!(written, units.len(), "{text:?}");
-                    let (mut unit_of, mut id_of) = (HashMap::new(), HashMap::new());
-                    for (&id, &unit) in out.iter().zip(&units) {
-                        assert_eq!(*unit_of.entry(id).or_insert(unit), unit, "{text:?}");
-                        assert_eq!(*id_of.entry(unit).or_insert(id), id, "{text:?}");
-                        assert!(unit >= ASCII || id == unit, "{text:?}");
-                    }
-                }
-            }
         }
     }
 }

@@ -16,16 +16,11 @@
 //! sentences' words. Texts of 129 to 256 units, in four words a set, cost more this way than
 //! sorted, and are left to the sort (benches/NOTES.md has the measurements).
 
-use std::ops::{BitAnd, BitAndAssign, BitOrAssign, Shl, Sub};
-
 mod vector;
+mod word;
 
-/// The longest text, in units, this path takes.
-pub const MAX_BITS_LEN: usize = u128::BITS as usize;
-
-/// The units this path takes are below this: tables of this many entries are indexed by a unit's
-/// low byte without a bounds check.
-const MAX_ALPHABET: usize = 2 * MAX_BITS_LEN;
+pub use word::MAX_BITS_LEN;
+use word::{entry, Word, MAX_ALPHABET};
 
 /// Per unit, the positions of each text holding it, in words of 64 or 128 bits.
 pub struct PositionBits {
@@ -115,43 +110,6 @@ crate::isa::two_copies! {
         matches: &mut [u64],
     ) = add_inlined;
 }
-
-/// A word of position bits.
-trait Word:
-    Copy + Eq + Shl<u32, Output = Self> + BitAnd<Output = Self> + BitAndAssign + BitOrAssign
-{
-    const ZERO: Self;
-    const ONE: Self;
-    /// Whether the word is wider than 64 bits.
-    const WIDE: bool;
-    fn below(self) -> Self;
-    fn ones(self) -> u32;
-    /// The low 64 bits and the high.
-    fn halves(self) -> [u64; 2];
-}
-
-macro_rules! word {
-    ($t:ty) => {
-        impl Word for $t {
-            const ZERO: Self = 0;
-            const ONE: Self = 1;
-            const WIDE: bool = Self::BITS > u64::BITS;
-            /// The bits below the lowest set bit of `self`, which is one bit.
-            fn below(self) -> Self {
-                Sub::sub(self, 1)
-            }
-            fn ones(self) -> u32 {
-                self.count_ones()
-            }
-            fn halves(self) -> [u64; 2] {
-                let wide = u128::from(self);
-                [wide as u64, (wide >> 64) as u64]
-            }
-        }
-    };
-}
-word!(u64);
-word!(u128);
 
 #[inline(always)]
 fn add_inlined<B: Word>(
@@ -256,12 +214,6 @@ fn count_window<B: Word, const WINDOW: usize, const HIGHER: usize>(
     }
 }
 
-/// A unit's entry in a table: units are below [`MAX_ALPHABET`], so its low byte.
-#[inline(always)]
-fn entry(unit: u32) -> usize {
-    usize::from(unit as u8)
-}
-
 /// Sets each position's bit in its unit's word, and counts it.
 #[inline(always)]
 fn mark<B: Word>(text: &[u32], at: &mut [B; MAX_ALPHABET], counts: &mut [u32; MAX_ALPHABET]) {
@@ -326,5 +278,72 @@ fn walk<B: Word>(
             return;
         }
         *found += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every hypothesis length up to the longest, against references of any length, of few units
+    /// (repeated n-grams) or many: the counts of every start in AVX-512 registers equal those of
+    /// [`walk`] from each start, in 64- and 128-bit words, for chrF's and chrF++'s windows.
+    #[test]
+    fn counts_in_registers_as_the_walk_from_every_start() {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq") {
+            let mut next = crate::seeded::below(0xBB67_AE85_84CA_A73B);
+            let mut by_position = vector::by_position();
+            let lengths = (0..=MAX_BITS_LEN).cycle().take(3 * MAX_BITS_LEN);
+            for (case, hyp_len) in lengths.enumerate() {
+                let units = [2, 7, 250][case % 3];
+                let ref_len = next(MAX_BITS_LEN) + 1;
+                let mut text =
+                    |len: usize| -> Vec<u32> { (0..len).map(|_| next(units) as u32).collect() };
+                let (hyp, reference) = (text(hyp_len), text(ref_len));
+                if hyp_len.max(ref_len) <= 64 {
+                    counts_agree::<u64>(&hyp, &reference, &mut by_position);
+                }
+                counts_agree::<u128>(&hyp, &reference, &mut by_position);
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn counts_agree<B: Word>(hyp: &[u32], reference: &[u32], by_position: &mut vector::ByPosition) {
+        let mut tables = Tables::<B>::default();
+        let [at_hyp, at_ref] = &mut *tables.at;
+        let [hyp_counts, ref_counts] = &mut *tables.counts;
+        mark(hyp, at_hyp, hyp_counts);
+        mark(reference, at_ref, ref_counts);
+        let mut walked = [0; 5];
+        let mut end = B::ONE;
+        for start in 0..hyp.len() {
+            walk(&hyp[start..], end, &tables.at, &mut walked);
+            end = end << 1;
+        }
+        let six = in_registers::<B, 5>(hyp, &tables.at, by_position);
+        assert_eq!(six, walked, "{hyp:?} / {reference:?}");
+        let two = in_registers::<B, 1>(hyp, &tables.at, by_position);
+        assert_eq!(two[0], walked[0], "{hyp:?} / {reference:?}, two orders");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn in_registers<B: Word, const HIGHER: usize>(
+        hyp: &[u32],
+        tables: &[[B; MAX_ALPHABET]; 2],
+        by_position: &mut vector::ByPosition,
+    ) -> [u64; HIGHER] {
+        // Scratch left by longer texts: every bit set.
+        for part in by_position.iter_mut().flatten() {
+            part.fill(u64::MAX);
+        }
+        let mut counted = [0; HIGHER];
+        // SAFETY: the processor has AVX-512F and its population count.
+        #[allow(unsafe_code)]
+        unsafe {
+            vector::avx512::add_starts(hyp, tables, by_position, &mut counted);
+        }
+        counted
     }
 }

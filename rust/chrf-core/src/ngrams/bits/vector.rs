@@ -1,15 +1,15 @@
-//! [`super::walk_windows`]' counts of eight hypothesis starts at once, in AVX-512 registers,
+//! The bit-parallel path's counts of eight hypothesis starts at once, in AVX-512 registers,
 //! where the processor has AVX-512F and its population count (see
 //! [`crate::isa::runs_avx512_popcnt`]).
 //!
-//! A lane holds a start, and a step takes every lane's n-gram one order up, as
-//! [`super::count_window`] does for one start. The words of each hypothesis position's unit are
+//! A lane holds a start, and a step takes every lane's n-gram one order up, as the scalar count
+//! of a window does for one start. The words of each hypothesis position's unit are
 //! laid out once per pair, in arrays of the positions (in 64-bit halves, with zeros after the
 //! text), so that a step's eight words are one load, not eight lookups. A window running past the
 //! end of the hypothesis meets those zeros and counts nothing: every start is counted here, the
 //! last ones too.
 
-use super::{entry, Word, MAX_ALPHABET, MAX_BITS_LEN};
+use super::word::{entry, Word, MAX_ALPHABET, MAX_BITS_LEN};
 
 /// The zeros laid out after a text: a block of lanes starts before its end, and each lane's
 /// windows run on from there.
@@ -26,8 +26,8 @@ pub(super) fn by_position() -> Box<ByPosition> {
     Box::new([[[0; SPAN]; 2]; 2])
 }
 
-/// Adds each start's orders 2 to `HIGHER + 1` to `higher`, as [`super::walk_windows`] and
-/// [`super::walk`] do together, and returns true, where the processor has what this takes; else
+/// Adds each start's orders 2 to `HIGHER + 1` to `higher`, as the scalar walk from every start
+/// does, and returns true, where the processor has what this takes; else
 /// returns false, having done nothing. `by_position` is scratch.
 pub(super) fn add_starts<B: Word, const HIGHER: usize>(
     hyp: &[u32],
@@ -90,7 +90,7 @@ const fn below() -> [[u64; SPAN]; 2] {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
+pub(super) mod avx512 {
     use super::{lay_out, ByPosition, Word, BELOW, MAX_ALPHABET, PAST_END, SPAN};
     use std::arch::x86_64::{
         __m512i, __mmask8, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512,
@@ -110,7 +110,7 @@ mod avx512 {
     }
 
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-    pub(super) fn add_starts<B: Word, const HIGHER: usize>(
+    pub(crate) fn add_starts<B: Word, const HIGHER: usize>(
         hyp: &[u32],
         tables: &[[B; MAX_ALPHABET]; 2],
         by_position: &mut ByPosition,
@@ -202,68 +202,5 @@ mod avx512 {
         } else {
             low
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{mark, walk, Tables};
-    use super::*;
-
-    /// Every hypothesis length up to the longest, against references of a few lengths, of few
-    /// units (repeated n-grams) or many: the counts of every start in registers equal those of
-    /// [`walk`] from each start, in 64- and 128-bit words, for chrF's and chrF++'s windows.
-    #[test]
-    fn counts_as_the_walk_from_every_start() {
-        #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq") {
-            let mut next = crate::seeded::below(0xBB67_AE85_84CA_A73B);
-            let mut by_position = by_position();
-            for (case, hyp_len) in (0..=MAX_BITS_LEN)
-                .cycle()
-                .take(3 * MAX_BITS_LEN)
-                .enumerate()
-            {
-                let units = [2, 7, 250][case % 3];
-                let ref_len = next(MAX_BITS_LEN) + 1;
-                let mut text =
-                    |len: usize| -> Vec<u32> { (0..len).map(|_| next(units) as u32).collect() };
-                let (hyp, reference) = (text(hyp_len), text(ref_len));
-                if hyp_len.max(ref_len) <= 64 {
-                    agree::<u64>(&hyp, &reference, &mut by_position);
-                }
-                agree::<u128>(&hyp, &reference, &mut by_position);
-            }
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn agree<B: Word>(hyp: &[u32], reference: &[u32], by_position: &mut ByPosition) {
-        // Scratch left by longer texts: every bit set.
-        *by_position = [[[u64::MAX; SPAN]; 2]; 2];
-        let mut tables = Tables::<B>::default();
-        let [at_hyp, at_ref] = &mut *tables.at;
-        let [hyp_counts, ref_counts] = &mut *tables.counts;
-        mark(hyp, at_hyp, hyp_counts);
-        mark(reference, at_ref, ref_counts);
-        let mut walked = [0; 5];
-        let mut end = B::ONE;
-        for start in 0..hyp.len() {
-            walk(&hyp[start..], end, &tables.at, &mut walked);
-            end = end << 1;
-        }
-        let mut counted = [0; 5];
-        // SAFETY: the processor has AVX-512F and its population count.
-        #[allow(unsafe_code)]
-        unsafe {
-            avx512::add_starts(hyp, &tables.at, by_position, &mut counted);
-        }
-        assert_eq!(counted, walked, "{hyp:?} / {reference:?}");
-        let mut counted = [0; 1];
-        #[allow(unsafe_code)]
-        unsafe {
-            avx512::add_starts(hyp, &tables.at, by_position, &mut counted);
-        }
-        assert_eq!(counted[0], walked[0], "{hyp:?} / {reference:?}, two orders");
     }
 }
