@@ -3,9 +3,9 @@
 //! [`crate::isa::runs_avx512_popcnt`]).
 //!
 //! A lane holds a start, and a step takes every lane's n-gram one order up, as the scalar count
-//! of a window does for one start. The words of each hypothesis position's unit are
-//! laid out once per pair, in arrays of the positions (in 64-bit halves, with zeros after the
-//! text), so that a step's eight words are one load, not eight lookups. A window running past the
+//! of a window does for one start. The words of each hypothesis position's unit are laid out
+//! once per pair, in arrays of the positions (in 64-bit halves, with zeros after the text), so
+//! that a step's eight words are one load, not eight lookups. A window running past the
 //! end of the hypothesis meets those zeros and counts nothing: every start is counted here, the
 //! last ones too.
 
@@ -27,8 +27,8 @@ pub(super) fn by_position() -> Box<ByPosition> {
 }
 
 /// Adds each start's orders 2 to `HIGHER + 1` to `higher`, as the scalar walk from every start
-/// does, and returns true, where the processor has what this takes; else
-/// returns false, having done nothing. `by_position` is scratch.
+/// does, and returns true, where the processor has what this takes; else returns false, having
+/// done nothing. `by_position` is scratch.
 pub(super) fn add_starts<B: Word, const HIGHER: usize>(
     hyp: &[u32],
     tables: &[[B; MAX_ALPHABET]; 2],
