@@ -66,9 +66,9 @@ pub(super) mod avx512 {
             let Some(out) = out.get_mut(written..) else {
                 break;
             };
-            if let Some((len, units)) = block.units::<WITH_WHITESPACE>() {
-                written += block.write(table, units, out);
-                at += len;
+            if let Some(decoded) = block.decode::<WITH_WHITESPACE>() {
+                written += block.write(table, &decoded, out);
+                at += decoded.len;
             } else {
                 // The block's end, or the first char boundary after it.
                 let end = (at + BLOCK..text.len())
@@ -82,6 +82,14 @@ pub(super) mod avx512 {
             }
         }
         written
+    }
+
+    /// What a block decodes: its first `len` bytes; the lanes of the units among them, each at
+    /// its first byte; and the lanes of lead bytes.
+    struct Decoded {
+        len: usize,
+        units: u64,
+        leads: u64,
     }
 
     /// The next 64 bytes of a text, from a char boundary, and the bytes one after each.
@@ -112,11 +120,10 @@ pub(super) mod avx512 {
             }
         }
 
-        /// The bytes the block decodes (all but a last lead byte, whose code point ends in the
-        /// next block) and the lanes of the units among them, each at its first byte; `None` for
-        /// a block with a code point of three or four bytes.
+        /// What the block decodes: all its bytes but a last lead byte, whose code point ends in
+        /// the next block; `None` for a block with a code point of three or four bytes.
         #[target_feature(enable = "avx512f,avx512bw")]
-        fn units<const WITH_WHITESPACE: bool>(&self) -> Option<(usize, u64)> {
+        fn decode<const WITH_WHITESPACE: bool>(&self) -> Option<Decoded> {
             let at_least =
                 |byte: u8| _mm512_cmpge_epu8_mask(self.bytes, _mm512_set1_epi8(byte as i8));
             if at_least(0xE0) & self.inside != 0 {
@@ -130,7 +137,11 @@ pub(super) mod avx512 {
             if !WITH_WHITESPACE {
                 units &= !self.whitespace();
             }
-            Some((decoded.count_ones() as usize, units))
+            Some(Decoded {
+                len: decoded.count_ones() as usize,
+                units,
+                leads,
+            })
         }
 
         /// The lanes of whitespace code points (see [`crate::text::is_python_whitespace`]): of
@@ -149,10 +160,10 @@ pub(super) mod avx512 {
                 | is(self.bytes, 0xC2) & (is(self.next, 0x85) | is(self.next, 0xA0))
         }
 
-        /// Writes the ids of the code points at `units` into `out`; returns their number.
+        /// Writes the ids of the units `decoded` found into `out`; returns their number.
         #[target_feature(enable = "avx512f,avx512bw")]
-        fn write<T: Table>(&self, table: &mut T, units: u64, out: &mut [u32]) -> usize {
-            let leads = _mm512_cmpge_epu8_mask(self.bytes, _mm512_set1_epi8(0xC0_u8 as i8));
+        fn write<T: Table>(&self, table: &mut T, decoded: &Decoded, out: &mut [u32]) -> usize {
+            let Decoded { units, leads, .. } = *decoded;
             let quarters = |bytes: __m512i| {
                 [
                     _mm512_extracti32x4_epi32::<0>(bytes),
