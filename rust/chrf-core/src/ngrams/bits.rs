@@ -78,22 +78,11 @@ impl PositionBits {
         // The tables are summed and cleared up to a multiple of 32 entries: the copies of
         // `fill` and of the sum then see a few lengths, not one per alphabet, and predict them.
         let alphabet = alphabet.next_multiple_of(32).min(MAX_ALPHABET);
+        let by_position = &mut self.by_position;
         if texts.iter().all(|text| text.len() <= u64::BITS as usize) {
-            add(
-                &mut self.narrow,
-                &mut self.by_position,
-                texts,
-                alphabet,
-                matches,
-            );
+            add(&mut self.narrow, by_position, texts, alphabet, matches);
         } else {
-            add(
-                &mut self.wide,
-                &mut self.by_position,
-                texts,
-                alphabet,
-                matches,
-            );
+            add(&mut self.wide, by_position, texts, alphabet, matches);
         }
         true
     }
